@@ -1,0 +1,5 @@
+/** Micrometer binding of TaskQ's metrics. */
+@NullMarked
+package io.taskq.metrics;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,5 @@
+/** The PostgreSQL store of TaskQ. */
+@NullMarked
+package io.taskq.postgres;
+
+import org.jspecify.annotations.NullMarked;
