@@ -62,7 +62,7 @@ public final class DurationText {
 
   /** The word for a bare number's unit: {@code milliseconds} or {@code seconds}. */
   public static String unitName(ChronoUnit unit) {
-    return unit.toString().toLowerCase(Locale.ROOT);
+    return unit == ChronoUnit.MILLIS ? "milliseconds" : unit.toString().toLowerCase(Locale.ROOT);
   }
 
   /** The shortest exact text for {@code d}: {@code 2s}, {@code 1750ms}, {@code 7d}, or ISO-8601. */
