@@ -1,6 +1,7 @@
 package io.taskq.postgres;
 
 import io.taskq.core.SchemaName;
+import io.taskq.core.TaskQConfig;
 import io.taskq.postgres.internal.client.JobInserter;
 import io.taskq.postgres.internal.client.JobStatements;
 import io.taskq.postgres.internal.client.Transactions;
@@ -42,8 +43,8 @@ public final class JobsClient {
   /** The default payload limit: 1 MiB of UTF-8. */
   public static final long DEFAULT_MAX_PAYLOAD_BYTES = 1L << 20;
 
-  /** The default statement timeout. */
-  public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(30);
+  /** The default statement timeout; below the default socket timeout (D10). */
+  public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(10);
 
   private final DataSource dataSource;
   private final SchemaName schema;
@@ -61,6 +62,22 @@ public final class JobsClient {
   /** A client with default settings. The schema must be migrated already. */
   public static JobsClient create(DataSource dataSource, SchemaName schema) {
     return builder(dataSource, schema).build();
+  }
+
+  /**
+   * A client configured from {@code config}: its schema ({@code TASKQ_SCHEMA_NAME}), payload limit
+   * ({@code TASKQ_MAX_PAYLOAD_BYTES}), and the default statement timeout kept at or below the
+   * socket timeout ({@code TASKQ_SOCKET_TIMEOUT}, D10). The schema must be migrated already.
+   */
+  public static JobsClient create(DataSource dataSource, TaskQConfig config) {
+    Duration timeout =
+        config.socketTimeout().compareTo(DEFAULT_STATEMENT_TIMEOUT) < 0
+            ? config.socketTimeout()
+            : DEFAULT_STATEMENT_TIMEOUT;
+    return builder(dataSource, config.schemaName())
+        .maxPayloadBytes(config.maxPayloadBytes())
+        .statementTimeout(timeout)
+        .build();
   }
 
   /** A builder for a client of {@code schema} on {@code dataSource}. */
@@ -178,7 +195,7 @@ public final class JobsClient {
 
     /**
      * The longest any one statement of the client may run, lock waits included, rounded up to whole
-     * seconds; 1 s to 1 h. Default 30 s.
+     * seconds; 1 s to 1 h. Default 10 s. Keep it below the connection's socket timeout.
      */
     public Builder statementTimeout(Duration timeout) {
       Objects.requireNonNull(timeout, "statementTimeout");

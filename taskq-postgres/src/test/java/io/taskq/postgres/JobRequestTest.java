@@ -32,22 +32,22 @@ class JobRequestTest {
   void nulInAnyCallerText_isRejectedNamingTheField() {
     assertThatThrownBy(() -> JobRequest.of("a\0b", "{}"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("actor must not contain NUL (U+0000); found one at index 1");
+        .hasMessageStartingWith("actor contains a NUL character (U+0000) at index 1");
     assertThatThrownBy(() -> JobRequest.of("a", "\"x\0\""))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("payload must not contain NUL");
+        .hasMessageStartingWith("payload contains a NUL character");
     assertThatThrownBy(() -> JobRequest.of("a", "\"x\\u0000\""))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("payload is not valid JSON")
         .hasMessageContaining("NUL");
     assertThatThrownBy(() -> JobRequest.builder("a").queue("q\0"))
-        .hasMessageStartingWith("queue must not contain NUL");
+        .hasMessageStartingWith("queue contains a NUL character");
     assertThatThrownBy(() -> JobRequest.builder("a").labels(Map.of("k\0", "v")))
-        .hasMessageStartingWith("label key must not contain NUL");
+        .hasMessageStartingWith("label key contains a NUL character");
     assertThatThrownBy(() -> JobRequest.builder("a").labels(Map.of("k", "v\0")))
-        .hasMessageStartingWith("value of label 'k' must not contain NUL");
+        .hasMessageStartingWith("value of label 'k' contains a NUL character");
     assertThatThrownBy(() -> JobRequest.builder("a").uniqueFor(Duration.ofMinutes(1), "\0"))
-        .hasMessageStartingWith("unique identity key must not contain NUL");
+        .hasMessageStartingWith("unique identity key contains a NUL character");
   }
 
   @Test

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.taskq.core.JobStatus;
 import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
-import io.taskq.postgres.internal.WakeChannel;
+import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.testing.Db;
 import io.taskq.postgres.testing.Notifications;
@@ -219,7 +219,7 @@ class JobsClientEnqueueTest {
   @Tag("M2")
   void dueJobs_wakeTheSchemasChannelOncePerQueueOnCommitOnly(TestServices services)
       throws Exception {
-    String channel = WakeChannel.of(schema);
+    String channel = NotifyChannels.of(schema).wake().name();
     try (Notifications wake = Notifications.listen(services.dataSource(), channel);
         Connection c = services.dataSource().getConnection()) {
       c.setAutoCommit(false);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskq.core.JobStatus;
 import io.taskq.core.SchemaName;
-import io.taskq.postgres.internal.WakeChannel;
+import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.testing.Db;
 import io.taskq.postgres.testing.Notifications;
@@ -75,8 +75,8 @@ class SchemaIsolationTest {
   @Test
   @Tag("M2")
   void wakeUpsOfOneSchema_areNeverHeardByTheOther(TestServices services) throws Exception {
-    String channelB = WakeChannel.of(b);
-    assertThat(channelB).isNotEqualTo(WakeChannel.of(a));
+    String channelB = NotifyChannels.of(b).wake().name();
+    assertThat(channelB).isNotEqualTo(NotifyChannels.of(a).wake().name());
     try (Notifications listenerOfB = Notifications.listen(services.dataSource(), channelB)) {
       inA.enqueue(JobRequest.builder("x").queue("from_a").build());
       inB.enqueue(JobRequest.builder("x").queue("from_b").build());

@@ -3,7 +3,7 @@ package io.taskq.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskq.core.SchemaName;
-import io.taskq.postgres.internal.AdvisoryLockKeys;
+import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.testing.Db;
 import io.taskq.testing.TaskQTest;
@@ -172,7 +172,7 @@ class UniqueForTest {
 
   /** Waits (on the server's view of locks) until a session waits on the keyed lock of k. */
   private static void awaitLockWaiter(TestServices services, String actor) {
-    long key = AdvisoryLockKeys.key(AdvisoryLockKeys.uniqueForName(schema, actor, "k"));
+    long key = AdvisoryLockName.uniqueFor(schema, actor, "k").key();
     Db view = new Db(services.dataSource());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (view.queryLong(

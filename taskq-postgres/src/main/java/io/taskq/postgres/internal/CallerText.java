@@ -1,11 +1,11 @@
 package io.taskq.postgres.internal;
 
+import io.taskq.core.internal.TextBoundary;
+
 /**
  * The F6 boundary for caller-supplied text: NUL (U+0000) is rejected before it reaches the database
  * (PostgreSQL {@code text} and {@code jsonb} cannot store it, and a silent rewrite would change the
- * caller's data).
- *
- * <p>TODO use core io.taskq.core.internal.TextBoundary.requireNoNul once merged.
+ * caller's data); names are bounded in length.
  */
 public final class CallerText {
   private CallerText() {}
@@ -16,12 +16,7 @@ public final class CallerText {
    * @throws IllegalArgumentException naming {@code field} and the index of the first NUL
    */
   public static String requireNoNul(String field, String value) {
-    int at = value.indexOf('\0');
-    if (at >= 0) {
-      throw new IllegalArgumentException(
-          field + " must not contain NUL (U+0000); found one at index " + at);
-    }
-    return value;
+    return TextBoundary.requireNoNul(value, field);
   }
 
   /**

@@ -1,11 +1,11 @@
 package io.taskq.postgres.internal.client;
 
 import io.taskq.core.SchemaName;
+import io.taskq.core.internal.AdvisoryLockName;
+import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.JobRequest;
 import io.taskq.postgres.JobsClient;
-import io.taskq.postgres.internal.AdvisoryLockKeys;
 import io.taskq.postgres.internal.NamedStatements;
-import io.taskq.postgres.internal.WakeChannel;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -49,7 +49,7 @@ public final class JobInserter {
   public JobInserter(SchemaName schema, long maxPayloadBytes, int timeoutSeconds) {
     this.schema = schema;
     this.sql = NamedStatements.load("io/taskq/postgres/sql/enqueue.sql", schema);
-    this.wakeChannel = WakeChannel.of(schema);
+    this.wakeChannel = NotifyChannels.of(schema).wake().name();
     this.maxPayloadBytes = maxPayloadBytes;
     this.timeoutSeconds = timeoutSeconds;
   }
@@ -128,7 +128,7 @@ public final class JobInserter {
     for (JobRequest r : rows) {
       String key = r.uniqueKey();
       if (key != null) {
-        keys.add(AdvisoryLockKeys.key(AdvisoryLockKeys.uniqueForName(schema, r.actor(), key)));
+        keys.add(AdvisoryLockName.uniqueFor(schema, r.actor(), key).key());
       }
     }
     if (keys.isEmpty()) {

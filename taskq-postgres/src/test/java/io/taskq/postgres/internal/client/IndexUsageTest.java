@@ -3,10 +3,10 @@ package io.taskq.postgres.internal.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskq.core.SchemaName;
+import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.JobRequest;
 import io.taskq.postgres.JobsClient;
 import io.taskq.postgres.internal.NamedStatements;
-import io.taskq.postgres.internal.WakeChannel;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.testing.Db;
 import io.taskq.testing.TaskQTest;
@@ -75,7 +75,7 @@ class IndexUsageTest {
     try (Connection c = ds.getConnection();
         PreparedStatement ps = c.prepareStatement("EXPLAIN " + enqueue.get("insert_jobs"))) {
       new EnqueueColumns(rows).bind(ps);
-      ps.setString(EnqueueColumns.PARAMETERS + 1, WakeChannel.of(schema));
+      ps.setString(EnqueueColumns.PARAMETERS + 1, NotifyChannels.of(schema).wake().name());
       plan = read(ps);
     }
 
