@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.taskq.core.JobStatus;
 import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
+import io.taskq.core.TaskQConfig;
 import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.testing.Db;
@@ -202,6 +203,20 @@ class JobsClientEnqueueTest {
 
     assertThat(countJobs()).isEqualTo(before);
     assertThat(small.enqueue(JobRequest.of("a", "\"" + "x".repeat(1022) + "\""))).isPositive();
+  }
+
+  @Test
+  void clientFromConfig_takesTheSchemaAndThePayloadLimit(TestServices services) {
+    TaskQConfig config = TaskQConfig.builder().schemaName(schema).maxPayloadBytes(100).build();
+    JobsClient configured = JobsClient.create(services.dataSource(), config);
+
+    assertThat(configured.schema()).isEqualTo(schema);
+    assertThatThrownBy(() -> configured.enqueue(JobRequest.of("a", "\"" + "x".repeat(99) + "\"")))
+        .hasMessageContaining("101 bytes")
+        .hasMessageContaining("at most 100");
+    assertThat(
+            client.find(configured.enqueue(JobRequest.of("a", "[]"))).orElseThrow().payloadJson())
+        .isEqualTo("[]");
   }
 
   @Test
