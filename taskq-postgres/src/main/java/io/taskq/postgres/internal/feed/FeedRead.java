@@ -1,0 +1,29 @@
+package io.taskq.postgres.internal.feed;
+
+import java.time.Duration;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one poll statement saw, from one snapshot.
+ *
+ * @param rows the deliverable rows in feed order: committed, below the snapshot's xmin, and older
+ *     than the visibility delay; only a prefix of the rows after the cursor
+ * @param full whether the statement returned its whole limit of rows and all were old enough, so
+ *     more may be waiting: poll again at once
+ * @param ripensIn when the first row held back by the visibility delay becomes deliverable; null
+ *     when no row was held back by it
+ * @param watermark the retention watermark in the same snapshot ({@link FeedPosition#ZERO} when
+ *     nothing was pruned)
+ */
+public record FeedRead(
+    List<FeedRow> rows, boolean full, @Nullable Duration ripensIn, FeedPosition watermark) {
+  public FeedRead {
+    rows = List.copyOf(rows);
+  }
+
+  /** Whether the retention cut passed {@code cursor}: a pruned row sorted after it (E2). */
+  public boolean strands(FeedPosition cursor) {
+    return watermark.isAfter(cursor);
+  }
+}
