@@ -1,0 +1,184 @@
+package io.taskq.postgres;
+
+import io.taskq.core.SchemaName;
+import io.taskq.core.internal.NotifyChannels;
+import io.taskq.postgres.internal.feed.FeedPosition;
+import io.taskq.postgres.internal.migrate.Migrations;
+import io.taskq.postgres.testing.Db;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * Writes crash-reclaim events the way the lease-reclaim sweep (S1) does, for the feed's tests: one
+ * batched INSERT per transaction with the microsecond ladder, the writer's transaction id by
+ * default, and {@code pg_notify} on the events channel in the same transaction.
+ */
+final class FeedFixture {
+  final SchemaName schema;
+  final DataSource ds;
+  final Db db;
+  final String channel;
+
+  FeedFixture(DataSource ds, String schema) {
+    this.schema = SchemaName.of(schema);
+    this.ds = ds;
+    this.db = new Db(ds);
+    this.channel = NotifyChannels.of(this.schema).events().name();
+  }
+
+  /** Migrates the schema. */
+  FeedFixture migrate() {
+    Migrations.apply(ds, schema);
+    return this;
+  }
+
+  String t(String table) {
+    return schema.quoted() + "." + table;
+  }
+
+  /** Empties the events and resets the retention watermark, between tests of one class. */
+  void reset() {
+    db.execute("TRUNCATE " + t("job_events"));
+    setWatermark(FeedPosition.ZERO);
+  }
+
+  /** Inserts {@code n} reclaim events in the caller's transaction and notifies; their ids. */
+  List<Long> insert(Connection c, int n) throws SQLException {
+    List<Long> ids = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "WITH stamp AS MATERIALIZED (SELECT clock_timestamp() AS at)"
+                + " INSERT INTO "
+                + t("job_events")
+                + " (job_id, kind, actor, queue, attempt, disposition, error_class, error_message,"
+                + " occurred_at)"
+                + " SELECT 1000 + g, 'reclaimed', 'mail', 'q', g % 3 + 1,"
+                + " CASE g % 3 WHEN 0 THEN 'repended' WHEN 1 THEN 'crashed' ELSE 'cancelled' END,"
+                + " 'LeaseExpired', 'the lease expired', s.at + (g - 1) * interval '1 microsecond'"
+                + " FROM generate_series(1, ?) g CROSS JOIN stamp s ORDER BY g"
+                + " RETURNING event_id")) {
+      ps.setInt(1, n);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          ids.add(rs.getLong(1));
+        }
+      }
+    }
+    notify(c);
+    ids.sort(null);
+    return ids;
+  }
+
+  /** Inserts one event in the caller's transaction and notifies; its id. */
+  long insertOne(Connection c) throws SQLException {
+    return insert(c, 1).get(0);
+  }
+
+  /** Inserts one event in its own committed transaction; its id. */
+  long commitOne() throws SQLException {
+    return commit(1).get(0);
+  }
+
+  /** Inserts {@code n} events in one committed transaction; their ids. */
+  List<Long> commit(int n) throws SQLException {
+    try (Connection c = ds.getConnection()) {
+      c.setAutoCommit(false);
+      List<Long> ids = insert(c, n);
+      c.commit();
+      return ids;
+    }
+  }
+
+  /** Sends the events channel's notification, delivered when the caller's transaction commits. */
+  void notify(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, '')")) {
+      ps.setString(1, channel);
+      ps.execute();
+    }
+  }
+
+  /** Gives the caller's transaction its id now, before it writes anything; returns it. */
+  static long takeXid(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT pg_current_xact_id()::text");
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return Long.parseLong(rs.getString(1));
+    }
+  }
+
+  /** The backend process id of the caller's session. */
+  static int pid(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT pg_backend_pid()");
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  /** The feed position of a committed event. */
+  FeedPosition position(long eventId) {
+    long xid =
+        db.queryLong(
+            "SELECT writer_xid::text::bigint FROM " + t("job_events") + " WHERE event_id = ?",
+            eventId);
+    return new FeedPosition(xid, eventId);
+  }
+
+  /** The cursor just after a committed event. */
+  FeedCursor cursorAfter(long eventId) {
+    return new FeedCursor(position(eventId));
+  }
+
+  /** Every committed reclaim event id in the feed's order (writer_xid, event_id). */
+  List<Long> feedOrder() {
+    List<Long> ids = new ArrayList<>();
+    for (Object id :
+        db.queryColumn(
+            "SELECT event_id FROM "
+                + t("job_events")
+                + " WHERE kind = 'reclaimed' ORDER BY writer_xid, event_id")) {
+      ids.add(((Number) id).longValue());
+    }
+    return ids;
+  }
+
+  /** Stamps the retention watermark as S8 does, at a feed position. */
+  void setWatermark(FeedPosition mark) {
+    db.update(
+        "UPDATE "
+            + t("maintenance_state")
+            + " SET value = ?, writer_xid = ?::text::xid8, stamped_at = clock_timestamp()"
+            + " WHERE key = 'reclaim_event_prune_watermark'",
+        mark.eventId(),
+        mark.writerXidText());
+  }
+
+  /** Deletes one event and stamps the watermark at it: what S8 does when it prunes the row. */
+  void prune(long eventId) {
+    FeedPosition p = position(eventId);
+    db.update("DELETE FROM " + t("job_events") + " WHERE event_id = ?", eventId);
+    setWatermark(p);
+  }
+
+  /** How long ago the event was written, by the database clock, in milliseconds. */
+  long ageMillis(long eventId) {
+    return db.queryLong(
+        "SELECT (EXTRACT(EPOCH FROM clock_timestamp() - occurred_at) * 1000)::bigint FROM "
+            + t("job_events")
+            + " WHERE event_id = ?",
+        eventId);
+  }
+
+  static List<Long> ids(List<ReclaimEvent> events) {
+    List<Long> ids = new ArrayList<>();
+    for (ReclaimEvent e : events) {
+      ids.add(e.eventId());
+    }
+    return ids;
+  }
+}
