@@ -158,11 +158,15 @@ final class FeedFixture {
         mark.writerXidText());
   }
 
-  /** Deletes one event and stamps the watermark at it: what S8 does when it prunes the row. */
-  void prune(long eventId) {
+  /**
+   * Deletes one event and stamps the watermark at it, what S8 does when it prunes the row; the
+   * watermark as a cursor.
+   */
+  FeedCursor prune(long eventId) {
     FeedPosition p = position(eventId);
     db.update("DELETE FROM " + t("job_events") + " WHERE event_id = ?", eventId);
     setWatermark(p);
+    return new FeedCursor(p);
   }
 
   /** How long ago the event was written, by the database clock, in milliseconds. */
