@@ -45,7 +45,7 @@ public final class ArchiveExpirySweep implements SweepBatch {
    * @throws IllegalArgumentException when {@code archiveRetention} is out of range
    */
   public ArchiveExpirySweep(SchemaName schema, Duration archiveRetention) {
-    this.retention = SweepPeriod.positive("archiveRetention", archiveRetention);
+    this.retention = SweepPeriod.positive("TASKQ_ARCHIVE_RETENTION", archiveRetention);
     NamedStatements sql = NamedStatements.load(SQL, schema);
     this.tryLock = sql.get("try_lock");
     this.deleteExpiredArchive = sql.get("delete_expired_archive");

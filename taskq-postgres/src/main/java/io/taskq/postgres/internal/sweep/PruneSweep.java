@@ -48,7 +48,7 @@ public final class PruneSweep implements SweepBatch {
    * @throws IllegalArgumentException when {@code pruneAfter} is out of range
    */
   public PruneSweep(SchemaName schema, Duration pruneAfter) {
-    this.pruneAfter = SweepPeriod.positive("pruneAfter", pruneAfter);
+    this.pruneAfter = SweepPeriod.positive("TASKQ_PRUNE_AFTER", pruneAfter);
     NamedStatements sql = NamedStatements.load(SQL, schema);
     this.tryLock = sql.get("try_lock");
     this.archiveFinishedJobs = sql.get("archive_finished_jobs");

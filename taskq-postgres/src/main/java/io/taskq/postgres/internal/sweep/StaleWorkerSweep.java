@@ -48,7 +48,7 @@ public final class StaleWorkerSweep implements SweepBatch {
    * @throws IllegalArgumentException when {@code staleAfter} is out of range
    */
   public StaleWorkerSweep(SchemaName schema, Duration staleAfter) {
-    this.staleAfter = SweepPeriod.positive("workerStaleAfter", staleAfter);
+    this.staleAfter = SweepPeriod.positive("TASKQ_WORKER_STALE_AFTER", staleAfter);
     NamedStatements sql = NamedStatements.load(SQL, schema);
     this.detachStaleAttempts = sql.get("detach_stale_attempts");
     this.deleteStaleWorkers = sql.get("delete_stale_workers");

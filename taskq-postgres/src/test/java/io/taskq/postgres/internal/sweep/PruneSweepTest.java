@@ -173,7 +173,7 @@ class PruneSweepTest {
   void refusesAPruneAfterOfZero() {
     assertThatThrownBy(() -> new PruneSweep(f.schema, Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("pruneAfter")
+        .hasMessageContaining("TASKQ_PRUNE_AFTER")
         .hasMessageContaining("above zero");
   }
 

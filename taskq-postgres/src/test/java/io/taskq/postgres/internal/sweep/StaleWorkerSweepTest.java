@@ -109,7 +109,7 @@ class StaleWorkerSweepTest {
   void refusesAStaleAfterOfZero() {
     assertThatThrownBy(() -> new StaleWorkerSweep(f.schema, Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("workerStaleAfter")
+        .hasMessageContaining("TASKQ_WORKER_STALE_AFTER")
         .hasMessageContaining("above zero");
   }
 
