@@ -22,6 +22,10 @@ WITH candidate AS (
              FROM {schema}.jobs j
             WHERE j.batch_id = b.id
               AND j.status IN ('scheduled', 'pending', 'running'))
+     -- With no open member left, every member counted here is terminal. Checked before the LIMIT
+     -- so batches still short of their total never crowd completable ones out of the batch.
+     AND (SELECT count(*) FROM {schema}.jobs j WHERE j.batch_id = b.id)
+       + (SELECT count(*) FROM {schema}.jobs_archive a WHERE a.batch_id = b.id) >= b.total
    ORDER BY b.id
    LIMIT ?
      FOR UPDATE SKIP LOCKED

@@ -135,6 +135,18 @@ class StaleBatchSweepTest {
   }
 
   @Test
+  void batchesShortOfTheirTotalNeverCrowdACompletableBatchOutOfTheLimit() {
+    for (int i = 0; i < 3; i++) {
+      members(batch(5, true), "succeeded", 1);
+    }
+    long completable = batch(1, true);
+    members(completable, "succeeded", 1);
+
+    assertThat(f.runBatch(sweep, 2)).isEqualTo(1);
+    assertThat(f.count("batches", "status = 'completed' AND id = " + completable)).isEqualTo(1);
+  }
+
+  @Test
   void countsMembersThatPruneAlreadyArchived() {
     long id = batch(3, true);
     members(id, "succeeded", 1);
