@@ -23,7 +23,7 @@ public final class ArchiveExpirySweep implements SweepBatch {
   public static final String NAME = "archive_expiry";
 
   /** Daily, drained until a batch deletes nothing. */
-  public static final SweepCadence CADENCE = SweepCadence.DAILY;
+  public static final Cadence CADENCE = Cadence.DAILY;
 
   /** {@code TASKQ_PRUNE_BATCH_SIZE}'s default. */
   public static final int DEFAULT_BATCH_SIZE = PruneSweep.DEFAULT_BATCH_SIZE;

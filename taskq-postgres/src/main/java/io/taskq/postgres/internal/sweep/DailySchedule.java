@@ -8,8 +8,8 @@ import java.time.ZoneOffset;
 import java.util.Objects;
 
 /**
- * A time of day in UTC at which a {@link SweepCadence#DAILY} sweep runs (S11: prune at 03:00,
- * archive expiry at 04:00 by default).
+ * A time of day in UTC at which a {@link Cadence#DAILY} sweep runs (S11: prune at 03:00, archive
+ * expiry at 04:00 by default).
  *
  * <p>UTC has no daylight-saving shifts, so every day has exactly one run instant and the schedule
  * never skips or doubles a run; the operator's zone plays no part. Time comes from an injected

@@ -30,7 +30,7 @@ public final class ExpiredEventSweep implements SweepBatch {
   public static final String NAME = "sweep_expired_events";
 
   /** One batch per tick, not drained. */
-  public static final SweepCadence CADENCE = SweepCadence.ONE_BATCH_PER_TICK;
+  public static final Cadence CADENCE = Cadence.ONE_BATCH_PER_TICK;
 
   /** The guide's 10 000 rows per tick. */
   public static final int DEFAULT_BATCH_SIZE = 10_000;

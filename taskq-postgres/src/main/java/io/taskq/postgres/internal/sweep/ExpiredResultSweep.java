@@ -18,7 +18,7 @@ public final class ExpiredResultSweep implements SweepBatch {
   public static final String NAME = "sweep_expired_results";
 
   /** Drained. */
-  public static final SweepCadence CADENCE = SweepCadence.DRAINED;
+  public static final Cadence CADENCE = Cadence.DRAINED;
 
   /** {@code TASKQ_EVENT_WRITER_BATCH_SIZE}'s default; the loop passes the configured value. */
   public static final int DEFAULT_BATCH_SIZE = 100;

@@ -27,7 +27,7 @@ public final class IdleKeyedRowSweep implements SweepBatch {
   public static final String NAME = "sweep_idle_keyed_rows";
 
   /** One batch per tick, not drained. */
-  public static final SweepCadence CADENCE = SweepCadence.ONE_BATCH_PER_TICK;
+  public static final Cadence CADENCE = Cadence.ONE_BATCH_PER_TICK;
 
   /** The guide's 256 rows per table per tick. */
   public static final int DEFAULT_BATCH_SIZE = 256;

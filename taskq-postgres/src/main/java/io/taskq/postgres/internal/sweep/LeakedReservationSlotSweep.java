@@ -18,7 +18,7 @@ public final class LeakedReservationSlotSweep implements SweepBatch {
   public static final String NAME = "sweep_leaked_reservation_slots";
 
   /** Drained like S1 and S2. */
-  public static final SweepCadence CADENCE = SweepCadence.DRAINED;
+  public static final Cadence CADENCE = Cadence.DRAINED;
 
   /** {@code TASKQ_EVENT_WRITER_BATCH_SIZE}'s default; the loop passes the configured value. */
   public static final int DEFAULT_BATCH_SIZE = 100;

@@ -25,7 +25,7 @@ public final class PruneSweep implements SweepBatch {
   public static final String NAME = "prune";
 
   /** Daily, drained until a batch moves nothing. */
-  public static final SweepCadence CADENCE = SweepCadence.DAILY;
+  public static final Cadence CADENCE = Cadence.DAILY;
 
   /** {@code TASKQ_PRUNE_BATCH_SIZE}'s default. */
   public static final int DEFAULT_BATCH_SIZE = 10_000;

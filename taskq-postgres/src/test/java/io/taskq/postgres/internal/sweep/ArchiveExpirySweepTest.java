@@ -85,7 +85,7 @@ class ArchiveExpirySweepTest {
   @Test
   void publishesItsNameCadenceDefaultBatchSizeAndTime() {
     assertThat(sweep.sweepName()).isEqualTo("archive_expiry");
-    assertThat(ArchiveExpirySweep.CADENCE).isEqualTo(SweepCadence.DAILY);
+    assertThat(ArchiveExpirySweep.CADENCE).isEqualTo(Cadence.DAILY);
     assertThat(ArchiveExpirySweep.DEFAULT_BATCH_SIZE).isEqualTo(10_000);
     assertThat(ArchiveExpirySweep.DEFAULT_TIME).hasToString("04:00");
   }

@@ -213,7 +213,7 @@ class ExpiredEventSweepTest {
   @Test
   void publishesItsNameCadenceAndDefaultBatchSize() {
     assertThat(sweep.sweepName()).isEqualTo("sweep_expired_events");
-    assertThat(ExpiredEventSweep.CADENCE).isEqualTo(SweepCadence.ONE_BATCH_PER_TICK);
+    assertThat(ExpiredEventSweep.CADENCE).isEqualTo(Cadence.ONE_BATCH_PER_TICK);
     assertThat(ExpiredEventSweep.DEFAULT_BATCH_SIZE).isEqualTo(10_000);
     assertThat(ExpiredEventSweep.DEFAULT_RETENTION).isEqualTo(Duration.ofDays(7));
   }

@@ -79,7 +79,7 @@ class ExpiredResultSweepTest {
   @Test
   void publishesItsNameCadenceAndDefaultBatchSize() {
     assertThat(sweep.sweepName()).isEqualTo("sweep_expired_results");
-    assertThat(ExpiredResultSweep.CADENCE).isEqualTo(SweepCadence.DRAINED);
+    assertThat(ExpiredResultSweep.CADENCE).isEqualTo(Cadence.DRAINED);
     assertThat(ExpiredResultSweep.DEFAULT_BATCH_SIZE).isEqualTo(100);
   }
 }

@@ -124,7 +124,7 @@ class IdleKeyedRowSweepTest {
   @Test
   void publishesItsNameCadenceAndDefaultBatchSize() {
     assertThat(sweep.sweepName()).isEqualTo("sweep_idle_keyed_rows");
-    assertThat(IdleKeyedRowSweep.CADENCE).isEqualTo(SweepCadence.ONE_BATCH_PER_TICK);
+    assertThat(IdleKeyedRowSweep.CADENCE).isEqualTo(Cadence.ONE_BATCH_PER_TICK);
     assertThat(IdleKeyedRowSweep.DEFAULT_BATCH_SIZE).isEqualTo(256);
   }
 }

@@ -112,7 +112,7 @@ class LeakedReservationSlotSweepTest {
   @Test
   void publishesItsNameCadenceAndDefaultBatchSize() {
     assertThat(sweep.sweepName()).isEqualTo("sweep_leaked_reservation_slots");
-    assertThat(LeakedReservationSlotSweep.CADENCE).isEqualTo(SweepCadence.DRAINED);
+    assertThat(LeakedReservationSlotSweep.CADENCE).isEqualTo(Cadence.DRAINED);
     assertThat(LeakedReservationSlotSweep.DEFAULT_BATCH_SIZE).isEqualTo(100);
   }
 }

@@ -180,7 +180,7 @@ class PruneSweepTest {
   @Test
   void publishesItsNameCadenceDefaultBatchSizeAndTime() {
     assertThat(sweep.sweepName()).isEqualTo("prune");
-    assertThat(PruneSweep.CADENCE).isEqualTo(SweepCadence.DAILY);
+    assertThat(PruneSweep.CADENCE).isEqualTo(Cadence.DAILY);
     assertThat(PruneSweep.DEFAULT_BATCH_SIZE).isEqualTo(10_000);
     assertThat(PruneSweep.DEFAULT_TIME).hasToString("03:00");
   }

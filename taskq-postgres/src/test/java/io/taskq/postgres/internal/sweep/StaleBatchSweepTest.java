@@ -258,7 +258,7 @@ class StaleBatchSweepTest {
   @Test
   void publishesItsNameCadenceAndDefaultBatchSize() {
     assertThat(sweep.sweepName()).isEqualTo("complete_stale_batches");
-    assertThat(StaleBatchSweep.CADENCE).isEqualTo(SweepCadence.DRAINED);
+    assertThat(StaleBatchSweep.CADENCE).isEqualTo(Cadence.DRAINED);
     assertThat(StaleBatchSweep.DEFAULT_BATCH_SIZE).isEqualTo(100);
   }
 }

@@ -116,7 +116,7 @@ class StaleWorkerSweepTest {
   @Test
   void publishesItsNameCadenceAndDefaultBatchSize() {
     assertThat(sweep.sweepName()).isEqualTo("cleanup_stale_workers");
-    assertThat(StaleWorkerSweep.CADENCE).isEqualTo(SweepCadence.DRAINED);
+    assertThat(StaleWorkerSweep.CADENCE).isEqualTo(Cadence.DRAINED);
     assertThat(StaleWorkerSweep.DEFAULT_BATCH_SIZE).isEqualTo(100);
   }
 }
