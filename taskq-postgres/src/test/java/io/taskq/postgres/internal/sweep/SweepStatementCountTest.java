@@ -2,6 +2,7 @@ package io.taskq.postgres.internal.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskq.postgres.testing.StatementCounter;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
@@ -36,13 +37,13 @@ class SweepStatementCountTest {
     SweepFixture f = SweepFixture.fresh(services.dataSource(), services.schema());
     seed.accept(f, rows);
     SweepBatch sweep = sweepOf.apply(f);
-    StatementCounter counter = new StatementCounter();
-    try (Connection real = f.ds.getConnection()) {
-      real.setAutoCommit(false);
-      assertThat(sweep.run(counter.wrap(real), 100)).isEqualTo(rows * rowsPerEligible);
-      real.rollback();
+    StatementCounter counter = new StatementCounter(f.ds);
+    try (Connection tx = counter.getConnection()) {
+      tx.setAutoCommit(false);
+      assertThat(sweep.run(tx, 100)).isEqualTo(rows * rowsPerEligible);
+      tx.rollback();
     }
-    return counter.executed();
+    return counter.count();
   }
 
   private void assertConstant(
