@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.taskq.postgres.internal.feed.FeedPosition;
+import io.taskq.postgres.internal.sweep.ExpiredEventSweep;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.io.ByteArrayInputStream;
@@ -11,9 +13,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -139,6 +144,57 @@ class ReclaimFeedRetentionTest {
 
       assertThat(watch.failure()).containsInstanceOf(EventRetentionGapException.class);
       assertThat(delivered).isEmpty();
+    }
+  }
+
+  @Test
+  void realEventTtlSweep_withAShrunkRetention_strandsOnlyACursorItPrunedPast() throws SQLException {
+    f.reset();
+    long twoHoursOld = backdated("2 hours");
+    long oneHourOld = backdated("1 hour");
+    long fresh = f.commitOne();
+    ReclaimEventPage first = feed.pollReclaimEvents(FeedCursor.beginning(), 1);
+    assertThat(FeedFixture.ids(first.events())).containsExactly(twoHoursOld);
+
+    // The reclaim slice is kept 100 x the retention: 54 s keeps it 90 minutes.
+    assertThat(sweep(Duration.ofSeconds(54))).isOne();
+    assertThat(FeedFixture.ids(feed.pollReclaimEvents(first.cursor(), 10).events()))
+        .containsExactly(oneHourOld, fresh);
+
+    // 18 s keeps it 30 minutes: the sweep deletes an event the consumer has not read.
+    assertThat(sweep(Duration.ofSeconds(18))).isOne();
+    assertThatThrownBy(() -> feed.pollReclaimEvents(first.cursor(), 10))
+        .isInstanceOfSatisfying(
+            EventRetentionGapException.class,
+            e -> {
+              assertThat(e.cursor()).isEqualTo(first.cursor());
+              assertThat(e.watermark()).isEqualTo(new FeedCursor(positions.get(oneHourOld)));
+            });
+  }
+
+  private final Map<Long, FeedPosition> positions = new HashMap<>();
+
+  /** One committed reclaim event written {@code ago} in the past; remembers its position. */
+  private long backdated(String ago) {
+    long id =
+        f.db.queryLong(
+            "INSERT INTO "
+                + f.t("job_events")
+                + " (job_id, kind, actor, queue, attempt, occurred_at)"
+                + " VALUES (1, 'reclaimed', 'mail', 'q', 1, clock_timestamp() - interval '"
+                + ago
+                + "') RETURNING event_id");
+    positions.put(id, f.position(id));
+    return id;
+  }
+
+  /** One batch of the real S8 sweep with {@code retention}; rows deleted. */
+  private static int sweep(Duration retention) throws SQLException {
+    try (Connection tx = f.ds.getConnection()) {
+      tx.setAutoCommit(false);
+      int deleted = new ExpiredEventSweep(f.schema, retention).run(tx, 100);
+      tx.commit();
+      return deleted;
     }
   }
 
