@@ -3,10 +3,12 @@ package io.taskq.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.taskq.core.TaskQConfig;
 import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.testing.Db;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -124,6 +126,27 @@ class ReclaimWatchTest {
   }
 
   @Test
+  @Tag("D12")
+  void eventHeldBackByAnUnrelatedTransaction_isDeliveredSoonAfterItEnds_withoutANotification()
+      throws SQLException {
+    ReclaimEventFeed feed = feed(NEVER);
+    try (ReclaimWatch watch = feed.watchReclaims(FeedCursor.beginning(), e -> add(e));
+        Connection unrelated = f.ds.getConnection()) {
+      awaitListening();
+      unrelated.setAutoCommit(false);
+      FeedFixture.takeXid(unrelated);
+      long id = f.commitOne();
+      await().atMost(PATIENCE).until(() -> feed.lag().heldBackEvents() == 1);
+      assertThat(delivered).isEmpty();
+
+      unrelated.commit(); // writes nothing, notifies nobody
+
+      await().atMost(PATIENCE).until(() -> delivered.contains(id));
+      assertThat(watch.isRunning()).isTrue();
+    }
+  }
+
+  @Test
   void watch_survivesTheTerminationOfItsListenSession() throws SQLException {
     ReclaimEventFeed feed = feed(NEVER);
     try (ReclaimWatch watch = feed.watchReclaims(FeedCursor.beginning(), e -> add(e))) {
@@ -229,6 +252,35 @@ class ReclaimWatchTest {
 
     assertThat(f.db.queryColumn("SELECT pg_listening_channels()")).isEmpty();
     assertThat(sessions()).isZero();
+  }
+
+  @Test
+  void fromConfig_listensThroughTheDirectUrl_andStillPollsWhileItCannot() throws SQLException {
+    TaskQConfig config =
+        TaskQConfig.builder()
+            .schemaName(f.schema)
+            .reclaimEventVisibilityDelay(Duration.ofMillis(100))
+            .eventWriterStatementTimeout(Duration.ofMillis(80))
+            .pollInterval(Duration.ofMillis(100))
+            .databaseDirectUrl("jdbc:postgresql://127.0.0.1:1/nowhere")
+            .connectTimeout(Duration.ofSeconds(1))
+            .build();
+    ReclaimEventFeed feed = ReclaimEventFeed.create(f.ds, config);
+    long id = f.commitOne();
+
+    try (ReclaimWatch watch = feed.watchReclaims(FeedCursor.beginning(), e -> add(e))) {
+      await().atMost(PATIENCE).until(() -> delivered.contains(id));
+
+      // The watch opens its listen session before its first poll: had it used the pool, the
+      // session would exist by now.
+      assertThat(
+              f.db.queryLong(
+                  "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?",
+                  ReclaimEventFeed.DEFAULT_APPLICATION_NAME))
+          .isZero();
+      assertThat(watch.listenConnects()).isZero();
+      assertThat(watch.isRunning()).isTrue();
+    }
   }
 
   private void add(ReclaimEvent e) {

@@ -9,7 +9,8 @@
 -- reader delivers only the prefix of rows that are, so a young row holds back the rows after it.
 -- E2: the retention watermark comes from the same statement, so the same snapshot as the rows:
 -- either the rows a prune deleted are missing AND its watermark is seen, or neither.
--- Always one row at least: the watermark, with NULL event columns when the page is empty.
+-- Always one row at least: the watermark and the held-back flag, with NULL event columns when
+-- the page is empty.
 -- Index: job_events_feed_idx (writer_xid, event_id) WHERE kind = 'reclaimed', scanned from the
 -- cursor in order, so LIMIT stops the scan.
 -- Binds: visibility delay (microseconds), cursor writer_xid, cursor event_id, limit.
@@ -17,6 +18,14 @@ WITH mark AS (
   SELECT COALESCE(max(s.writer_xid), '0'::xid8) AS mark_xid, COALESCE(max(s.value), 0) AS mark_id
     FROM {schema}.maintenance_state s
    WHERE s.key = 'reclaim_event_prune_watermark'
+),
+-- D12: committed rows at or above xmin wait for an older transaction to end; nobody notifies when
+-- it does, so the watch polls again soon. Such rows always sort after the cursor.
+held AS (
+  SELECT EXISTS (SELECT 1
+                   FROM {schema}.job_events e
+                  WHERE e.kind = 'reclaimed'
+                    AND e.writer_xid >= pg_snapshot_xmin(pg_current_snapshot())) AS held_back
 ),
 page AS (
   SELECT e.event_id, e.writer_xid, e.job_id, e.actor, e.queue, e.attempt, e.disposition,
@@ -30,10 +39,11 @@ page AS (
    ORDER BY e.writer_xid, e.event_id
    LIMIT ?
 )
-SELECT m.mark_xid::text AS mark_xid, m.mark_id,
+SELECT m.mark_xid::text AS mark_xid, m.mark_id, h.held_back,
        p.event_id, p.writer_xid::text AS writer_xid, p.job_id, p.actor, p.queue, p.attempt,
        p.disposition, p.error_class, p.error_message, p.occurred_at, p.ripens_in_us
   FROM mark m
+ CROSS JOIN held h
   LEFT JOIN page p ON true
  ORDER BY p.writer_xid, p.event_id
 

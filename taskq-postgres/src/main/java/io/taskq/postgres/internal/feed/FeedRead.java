@@ -13,11 +13,17 @@ import org.jspecify.annotations.Nullable;
  *     more may be waiting: poll again at once
  * @param ripensIn when the first row held back by the visibility delay becomes deliverable; null
  *     when no row was held back by it
+ * @param heldBack whether committed rows wait behind an older running transaction (D12): they
+ *     become deliverable when it ends, which nobody notifies
  * @param watermark the retention watermark in the same snapshot ({@link FeedPosition#ZERO} when
  *     nothing was pruned)
  */
 public record FeedRead(
-    List<FeedRow> rows, boolean full, @Nullable Duration ripensIn, FeedPosition watermark) {
+    List<FeedRow> rows,
+    boolean full,
+    @Nullable Duration ripensIn,
+    boolean heldBack,
+    FeedPosition watermark) {
   public FeedRead {
     rows = List.copyOf(rows);
   }

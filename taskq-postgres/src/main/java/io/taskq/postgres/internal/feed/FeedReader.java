@@ -50,9 +50,11 @@ public final class FeedReader {
     List<FeedRow> rows = new ArrayList<>();
     FeedPosition watermark = FeedPosition.ZERO;
     Duration ripensIn = null;
+    boolean heldBack = false;
     int seen = 0;
     while (rs.next()) {
       watermark = new FeedPosition(parseXid(rs.getString("mark_xid")), rs.getLong("mark_id"));
+      heldBack = rs.getBoolean("held_back");
       String xid = rs.getString("writer_xid");
       if (xid == null) {
         break; // the page was empty: the one row carries only the watermark
@@ -67,7 +69,7 @@ public final class FeedReader {
       }
     }
     boolean full = seen == limit && ripensIn == null;
-    return new FeedRead(rows, full, ripensIn, watermark);
+    return new FeedRead(rows, full, ripensIn, heldBack, watermark);
   }
 
   private static FeedRow row(ResultSet rs, long xid) throws SQLException {

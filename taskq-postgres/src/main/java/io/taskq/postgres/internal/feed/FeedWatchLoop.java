@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * over once per watch, in feed order, and a consumer that throws leaves the cursor on the row
  * before the failing one. Notifications only shorten the wait: the loop polls after every
  * (re)connect (notifications sent while it was away are lost), whenever a page came back full, when
- * the first row held back by the visibility delay ripens, and at least every poll interval (which
- * also covers rows released when some unrelated long transaction ends, which nobody notifies).
+ * the first row held back by the visibility delay ripens, soon (with backoff) while committed rows
+ * wait behind an older running transaction (whose end nobody notifies), and at least every poll
+ * interval.
  *
  * <p>Failures split in two. A database failure of a poll or of the listen session is transient: the
  * loop retries with backoff (100 ms doubling to 5 s, jittered) for as long as it runs, and keeps
@@ -32,6 +33,7 @@ public final class FeedWatchLoop implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(FeedWatchLoop.class);
   private static final Duration BACKOFF_INITIAL = Duration.ofMillis(100);
   private static final Duration BACKOFF_MAX = Duration.ofSeconds(5);
+  private static final Duration HELD_BACK_RETRY = Duration.ofMillis(10);
 
   /** Reads one page after a position; throws {@link SQLException} only for transient failures. */
   @FunctionalInterface
@@ -47,6 +49,7 @@ public final class FeedWatchLoop implements Runnable {
   private final int batchSize;
   private final ReconnectBackoff listenBackoff = backoff();
   private final ReconnectBackoff pollBackoff = backoff();
+  private final ReconnectBackoff heldBackBackoff;
   private final CountDownLatch stopSignal = new CountDownLatch(1);
   private final CountDownLatch terminated = new CountDownLatch(1);
   private final AtomicLong connects = new AtomicLong();
@@ -66,6 +69,9 @@ public final class FeedWatchLoop implements Runnable {
     this.position = start;
     this.pollInterval = settings.pollInterval();
     this.batchSize = settings.batchSize();
+    this.heldBackBackoff =
+        new ReconnectBackoff(
+            HELD_BACK_RETRY, pollInterval, () -> ThreadLocalRandom.current().nextDouble());
     this.faults = faults;
     this.listener =
         new EventsListener(
@@ -108,9 +114,27 @@ public final class FeedWatchLoop implements Runnable {
     }
     deliver(read);
     if (!read.full()) {
-      Duration ripensIn = read.ripensIn();
-      awaitWake(ripensIn != null && ripensIn.compareTo(pollInterval) < 0 ? ripensIn : pollInterval);
+      awaitWake(nextPollIn(read));
     }
+  }
+
+  /**
+   * The poll interval, or sooner: when the first row held back by the visibility delay ripens, and
+   * while committed rows wait behind an older transaction, after a backoff that starts at 10 ms and
+   * doubles up to the poll interval (a short transaction ends soon, a long one costs few polls).
+   */
+  private Duration nextPollIn(FeedRead read) {
+    Duration wait = pollInterval;
+    Duration ripensIn = read.ripensIn();
+    if (ripensIn != null && ripensIn.compareTo(wait) < 0) {
+      wait = ripensIn;
+    }
+    if (!read.heldBack()) {
+      heldBackBackoff.reset();
+      return wait;
+    }
+    Duration retry = heldBackBackoff.next();
+    return retry.compareTo(wait) < 0 ? retry : wait;
   }
 
   private void deliver(FeedRead read) {
