@@ -22,8 +22,8 @@ public enum Cadence {
    */
   DAILY,
   /**
-   * The 1-second loop: exactly one bounded batch per tick; a larger backlog drains across ticks
-   * (S3 scheduled-to-pending, later the cron tick).
+   * The 1-second loop: exactly one bounded batch per tick; a larger backlog drains across ticks (S3
+   * scheduled-to-pending, later the cron tick).
    */
   EVERY_SECOND
 }

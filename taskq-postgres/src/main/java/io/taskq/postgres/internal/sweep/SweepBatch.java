@@ -18,8 +18,8 @@ import java.sql.SQLException;
  *       (B1);
  *   <li>selects on {@code statement_timestamp()} and writes {@code clock_timestamp()}, with the
  *       microsecond ladder on batched event rows (B4);
- *   <li>never commits, rolls back, changes auto-commit or sets a session-level setting: the executor
- *       owns the transaction, so an aborted batch commits nothing (B5);
+ *   <li>never commits, rolls back, changes auto-commit or sets a session-level setting: the
+ *       executor owns the transaction, so an aborted batch commits nothing (B5);
  *   <li>returns the number of rows the batch acted on; 0 ends the drain.
  * </ul>
  *
