@@ -1,9 +1,11 @@
 package io.taskq.postgres.internal.leader;
 
+import io.taskq.core.TaskQConfig;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -30,6 +32,31 @@ public interface LeaderConnectionSource {
    * @param extra further driver properties (user, password, ssl...); copied
    */
   static LeaderConnectionSource fromUrl(
+      String jdbcUrl, Properties extra, Duration connectTimeout, Duration socketTimeout) {
+    return fromUrlWith(jdbcUrl, extra, connectTimeout, socketTimeout);
+  }
+
+  /**
+   * The leader connections {@code config} describes: {@code TASKQ_DATABASE_DIRECT_URL} when set (it
+   * bypasses a transaction-pooling proxy), else {@code TASKQ_DATABASE_URL}, with the configured
+   * user, password and timeouts.
+   *
+   * @return empty when the configuration names no database URL (the application passed its own
+   *     DataSource and must supply a direct connection source itself)
+   */
+  static Optional<LeaderConnectionSource> fromConfig(TaskQConfig config) {
+    Optional<String> url = config.databaseDirectUrl().or(config::databaseUrl);
+    if (url.isEmpty()) {
+      return Optional.empty();
+    }
+    Properties extra = new Properties();
+    config.databaseUser().ifPresent(user -> extra.setProperty("user", user));
+    config.databasePassword().ifPresent(password -> extra.setProperty("password", password));
+    return Optional.of(
+        fromUrlWith(url.get(), extra, config.connectTimeout(), config.socketTimeout()));
+  }
+
+  private static LeaderConnectionSource fromUrlWith(
       String jdbcUrl, Properties extra, Duration connectTimeout, Duration socketTimeout) {
     Properties props = new Properties();
     props.setProperty("connectTimeout", Long.toString(Math.max(1, connectTimeout.toSeconds())));

@@ -1,5 +1,6 @@
 package io.taskq.postgres.internal.maintenance;
 
+import io.taskq.core.TaskQConfig;
 import java.time.Duration;
 
 /**
@@ -62,6 +63,26 @@ public record MaintenanceSettings(
     positive(fenceBarrierTimeout, "fenceBarrierTimeout");
     between(retryAttempts, 1, 100, "retryAttempts");
     positive(retryBackoff, "retryBackoff");
+  }
+
+  /**
+   * The maintenance knobs of {@code config}; the settings TaskQConfig has no knob for (the 1-second
+   * tick, the barrier wait, the batch retry) keep their defaults. The leader's statement bound is
+   * {@code dispatcher_command_timeout}.
+   */
+  public static MaintenanceSettings from(TaskQConfig config) {
+    return builder()
+        .eventWriterBatchSize(config.eventWriterBatchSize())
+        .eventWriterStatementTimeout(config.eventWriterStatementTimeout())
+        .reducedBatchDivisor(config.eventWriterReducedBatchDivisor())
+        .breakerFailureThreshold(config.sweepBreakerFailureThreshold())
+        .breakerWindow(config.sweepBreakerWindow())
+        .sweepDrainBatches(config.sweepDrainBatches())
+        .sweepInterval(config.sweepInterval())
+        .maxRetryBackoff(config.maxRetryBackoff())
+        .workerStaleAfter(config.workerStaleAfter())
+        .leaderCheckTimeout(config.dispatcherCommandTimeout())
+        .build();
   }
 
   /** The defaults of the guide. */
