@@ -155,6 +155,8 @@ final class SweepRunner {
     signals.sweepDuration(name, took, true);
     signals.sweepTimeout(name);
     if (sizing.recordAbort()) {
+      // O2/O7 see the reduced tier at once, not only at the next batch.
+      signals.sweepBatchSize(name, sizing.current(), sizing.configured());
       LOG.warn(
           "sweep {} latched to its reduced batch size {} (of {}) after repeated aborted batches;"
               + " it stays there until restart",
