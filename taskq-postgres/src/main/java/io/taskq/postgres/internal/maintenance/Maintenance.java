@@ -16,6 +16,7 @@ import io.taskq.postgres.internal.sweep.SweepSpec;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -41,7 +42,16 @@ import org.slf4j.LoggerFactory;
  * The standard sweeps S1 ({@code reclaim_expired_locks}) and S2 ({@code sweep_deadline_exceeded})
  * run drained on the sweep loop and S3 ({@code scheduled_to_pending}) on the 1-second loop, each
  * wrapped in its own {@link SweepBatchSizer}; more sweeps plug in through {@link
- * Builder#sweep(SweepSpec)}.
+ * Builder#sweep(SweepSpec)}. The TaskQ facade wires it as:
+ *
+ * <pre>{@code
+ * Maintenance.builder(pool, config.schemaName(), LeaderConnectionSource.fromConfig(config).orElseThrow())
+ *     .settings(MaintenanceSettings.from(config))
+ *     .sweeps(MaintenanceSweeps.of(config))   // S4-S9, S11
+ *     .listener(metrics)
+ *     .build()
+ *     .start();
+ * }</pre>
  *
  * <p>Startable on its own (a {@code DataSource} for the batches, a {@link LeaderConnectionSource}
  * for the dedicated lock connection, the schema, settings and a listener), so the TaskQ facade
@@ -340,6 +350,14 @@ public final class Maintenance implements AutoCloseable {
     /** Registers one more sweep, run after the standard ones in registration order. */
     public Builder sweep(SweepSpec spec) {
       extraSweeps.add(Objects.requireNonNull(spec, "spec"));
+      return this;
+    }
+
+    /**
+     * Registers several sweeps in order, e.g. {@code MaintenanceSweeps.of(config)} (S4-S9, S11).
+     */
+    public Builder sweeps(Collection<SweepSpec> specs) {
+      specs.forEach(this::sweep);
       return this;
     }
 

@@ -71,7 +71,7 @@ class CadenceTest {
             .clock(clock)
             .listener(listener)
             .settings(MaintenanceSettings.builder().sweepDrainBatches(3).build())
-            .sweep(spec)
+            .sweeps(List.of(spec))
             .build();
     built.add(m);
     return m;
