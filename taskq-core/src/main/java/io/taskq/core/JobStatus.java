@@ -63,6 +63,10 @@ public enum JobStatus {
         return status;
       }
     }
-    throw new IllegalArgumentException("unknown job status '" + value + "'");
+    throw new IllegalArgumentException(
+        "unknown job status '"
+            + value
+            + "'; expected one of scheduled, pending, running, succeeded, failed, crashed,"
+            + " cancelled");
   }
 }

@@ -12,7 +12,7 @@ import java.util.Objects;
  * is:
  *
  * <pre>
- *   raw   = exponential: base * 2^(n-1) | linear: base * n | constant: base
+ *   raw   = exponential: base * 2^min(n-1, 62) | linear: base * n | constant: base
  *   delay = min(raw, cap, maxRetryBackoff) * (1 - jitter * u),  u uniform in [0, 1)
  * </pre>
  *
@@ -31,6 +31,12 @@ public final class RetryPolicy {
       return name().toLowerCase(java.util.Locale.ROOT);
     }
   }
+
+  /** The largest base or cap: a year. Longer retry delays are configuration mistakes. */
+  public static final Duration MAX_DELAY = Duration.ofDays(365);
+
+  /** The largest {@code maxAttempts}. */
+  public static final int MAX_ATTEMPTS_LIMIT = 1_000_000;
 
   private static final RetryPolicy DEFAULT =
       new RetryPolicy(Backoff.EXPONENTIAL, Duration.ofSeconds(1), Duration.ofMinutes(10), 0.2, 20);
@@ -58,30 +64,46 @@ public final class RetryPolicy {
   /**
    * A policy; each argument is checked at once.
    *
-   * @param base the first delay, at least 1 ms
-   * @param cap the largest delay, not below {@code base}
+   * @param base the first delay: whole milliseconds, 1 ms to 365 days
+   * @param cap the largest delay: whole milliseconds, from {@code base} to 365 days
    * @param jitter the fraction of each delay that is random, in [0, 1]
    * @param maxAttempts attempts in all (the first run included), 1 to 1 000 000
-   * @throws IllegalArgumentException naming the argument and its allowed range
+   * @throws IllegalArgumentException naming the argument, its value and the allowed range
    */
   public static RetryPolicy of(
       Backoff backoff, Duration base, Duration cap, double jitter, int maxAttempts) {
     Objects.requireNonNull(backoff, "backoff");
-    if (base.toMillis() < 1) {
-      throw new IllegalArgumentException("retry base must be at least 1ms, was " + base);
-    }
-    if (cap.compareTo(base) < 0) {
-      throw new IllegalArgumentException(
-          "retry cap must be at least the base (" + base + "), was " + cap);
-    }
+    requireWholeMillis("base", base, Duration.ofMillis(1));
+    requireWholeMillis("cap", cap, base);
     if (!(jitter >= 0.0 && jitter <= 1.0)) {
       throw new IllegalArgumentException("retry jitter must be in [0, 1], was " + jitter);
     }
-    if (maxAttempts < 1 || maxAttempts > 1_000_000) {
+    if (maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS_LIMIT) {
       throw new IllegalArgumentException(
-          "max attempts must be in [1, 1000000], was " + maxAttempts);
+          "retry maxAttempts must be in [1, " + MAX_ATTEMPTS_LIMIT + "], was " + maxAttempts);
     }
     return new RetryPolicy(backoff, base, cap, jitter, maxAttempts);
+  }
+
+  /**
+   * Base and cap are stamped into bigint millisecond columns, so a sub-millisecond part would be
+   * lost silently between the Java and the SQL side of the policy: refuse it instead.
+   */
+  private static void requireWholeMillis(String name, Duration value, Duration min) {
+    Objects.requireNonNull(value, name);
+    if (value.compareTo(min) < 0
+        || value.compareTo(MAX_DELAY) > 0
+        || value.toNanosPart() % 1_000_000 != 0) {
+      throw new IllegalArgumentException(
+          "retry "
+              + name
+              + " must be a whole number of milliseconds in ["
+              + min.toMillis()
+              + "ms, "
+              + MAX_DELAY.toDays()
+              + "d], was "
+              + value);
+    }
   }
 
   /** A copy with another attempt bound. */
@@ -90,23 +112,42 @@ public final class RetryPolicy {
   }
 
   /**
-   * The delay after attempt {@code attempt} (1-based) failed.
+   * The delay after attempt {@code attempt} (1-based; below 1 counts as 1) failed.
    *
-   * @param maxRetryBackoff the deployment-wide ceiling ({@code TASKQ_MAX_RETRY_BACKOFF})
-   * @param u a uniform random number in [0, 1); pass 0 for the undithered delay
+   * <p>The arithmetic mirrors the SQL function {@code retry_delay} operation for operation in IEEE
+   * doubles (raw delay, the least of raw, cap and ceiling, the jitter factor, then {@code / 1000 *
+   * 1 000 000} to microseconds rounded half-to-even, as PostgreSQL 15's {@code make_interval}
+   * does), so both sides produce the same microsecond.
+   *
+   * @param maxRetryBackoff the deployment-wide ceiling ({@code max_retry_backoff}), not negative;
+   *     whole milliseconds count (a sub-millisecond part is dropped, as its bigint column drops it)
+   * @param u a uniform random number in [0, 1]; 0 gives the undithered delay, values near 1 take
+   *     off nearly {@code jitter} of it
+   * @throws IllegalArgumentException naming the argument when {@code maxRetryBackoff} is negative
+   *     or {@code u} is outside [0, 1]
    */
   public Duration delayAfter(int attempt, Duration maxRetryBackoff, double u) {
+    if (maxRetryBackoff.isNegative()) {
+      throw new IllegalArgumentException(
+          "maxRetryBackoff must not be negative, was " + maxRetryBackoff);
+    }
+    if (!(u >= 0.0 && u <= 1.0)) {
+      throw new IllegalArgumentException("u must be in [0, 1], was " + u);
+    }
+    long ceilingMs =
+        maxRetryBackoff.compareTo(cap) >= 0 ? cap.toMillis() : maxRetryBackoff.toMillis();
+    double capped = Math.min(rawDelayMillis(Math.max(attempt, 1)), (double) ceilingMs);
+    double micros = Math.rint(capped * (1 - jitter * u) / 1000.0 * 1_000_000.0);
+    return Duration.ofNanos(((long) micros) * 1000L);
+  }
+
+  private double rawDelayMillis(int attempt) {
     double baseMs = base.toMillis();
-    int n = Math.max(attempt, 1);
-    double raw =
-        switch (backoff) {
-          case EXPONENTIAL -> baseMs * Math.pow(2, Math.min(n - 1, 62));
-          case LINEAR -> baseMs * n;
-          case CONSTANT -> baseMs;
-        };
-    double capped = Math.min(raw, (double) Math.min(cap.toMillis(), maxRetryBackoff.toMillis()));
-    double micros = capped * (1 - jitter * u) * 1000.0;
-    return Duration.ofNanos(Math.round(micros) * 1000L);
+    return switch (backoff) {
+      case EXPONENTIAL -> baseMs * Math.pow(2, Math.min(attempt - 1, 62));
+      case LINEAR -> baseMs * attempt;
+      case CONSTANT -> baseMs;
+    };
   }
 
   /** True when a job that has started {@code attemptsSoFar} attempts may run again. */

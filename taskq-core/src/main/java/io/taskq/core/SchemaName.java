@@ -9,9 +9,15 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every table, lock name, channel and Redis key of a deployment derives from this value, so it
  * is validated once, here, and only ever reaches SQL through {@link #quoted()}. Odd but legal names
- * ({@code My-Schema}, {@code a b}, {@code user}) are accepted; names PostgreSQL would truncate or
- * refuse, and names carrying a double quote or a control character, are rejected with a message
- * that names the problem.
+ * ({@code My-Schema}, {@code a b}, {@code user}, non-ASCII names) are accepted; names PostgreSQL
+ * would truncate or refuse, and names carrying a double quote, a control character or an unpaired
+ * surrogate, are rejected with a message that names the problem.
+ *
+ * <p>A colon is rejected too, although PostgreSQL would accept it: lock names and Redis keys are
+ * colon-separated ({@code taskq:cron:{schema}}, {@code taskq:{schema}:sw:{name}}), and a colon in
+ * the schema would let one schema's name spell another's (schema {@code sw:x} locking {@code
+ * taskq:cron:sw:x}, the sliding-window lock {@code x} of schema {@code cron}) or the process-local
+ * prefix {@code taskq:global:queue:} (M6, M7).
  */
 public final class SchemaName {
   /** PostgreSQL's NAMEDATALEN - 1: longer identifiers are silently truncated by the server. */
@@ -27,7 +33,8 @@ public final class SchemaName {
    * Validates {@code name} and returns it as a schema name.
    *
    * @throws IllegalArgumentException naming the problem when the name is empty, longer than 63
-   *     UTF-8 bytes, contains a double quote or a control character, or starts with {@code pg_}
+   *     UTF-8 bytes, contains a double quote, a colon, a control character or an unpaired
+   *     surrogate, or starts with {@code pg_} (in any case)
    */
   public static SchemaName of(String name) {
     String problem = problem(name);
@@ -48,22 +55,41 @@ public final class SchemaName {
       return "is " + bytes + " bytes in UTF-8; PostgreSQL allows at most " + MAX_BYTES;
     }
     for (int i = 0; i < name.length(); i++) {
-      char c = name.charAt(i);
-      if (c == '"') {
-        return "must not contain a double quote (at index " + i + ")";
-      }
-      if (Character.isISOControl(c)) {
-        return "must not contain control character U+"
-            + String.format(Locale.ROOT, "%04X", (int) c)
-            + " (at index "
-            + i
-            + ")";
+      String problem = characterProblem(name, i);
+      if (problem != null) {
+        return problem + " (at index " + i + ")";
       }
     }
     if (name.toLowerCase(Locale.ROOT).startsWith("pg_")) {
       return "the pg_ prefix is reserved for PostgreSQL's system schemas";
     }
     return null;
+  }
+
+  private static @Nullable String characterProblem(String name, int i) {
+    char c = name.charAt(i);
+    if (c == '"') {
+      return "must not contain a double quote";
+    }
+    if (c == ':') {
+      return "must not contain a colon: lock names and Redis keys use it as their separator";
+    }
+    if (Character.isISOControl(c)) {
+      return "must not contain control character U+" + String.format(Locale.ROOT, "%04X", (int) c);
+    }
+    if (Character.isSurrogate(c) && !isPairedSurrogate(name, i)) {
+      return "must not contain an unpaired surrogate U+"
+          + String.format(Locale.ROOT, "%04X", (int) c);
+    }
+    return null;
+  }
+
+  private static boolean isPairedSurrogate(String name, int i) {
+    char c = name.charAt(i);
+    if (Character.isHighSurrogate(c)) {
+      return i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1));
+    }
+    return i > 0 && Character.isHighSurrogate(name.charAt(i - 1));
   }
 
   /** The name exactly as given (case and spaces kept). */

@@ -1,0 +1,128 @@
+package io.taskq.benchmarks;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+
+/**
+ * The yardstick: what bare SQL does on the same database in the same run, with no queue library.
+ *
+ * <p>Its own table with a partial index; claims in batches of 10 with {@code FOR UPDATE SKIP
+ * LOCKED}, acknowledges with one {@code UPDATE ... WHERE id = ANY(?)}; inserts 1000 rows per
+ * multi-row statement.
+ */
+final class RawSqlBaseline {
+  static final int INSERT_ROWS_PER_STATEMENT = 1000;
+  static final int CLAIM_BATCH = 10;
+
+  private final DataSource dataSource;
+  private final String table;
+
+  RawSqlBaseline(DataSource dataSource, String schemaQuoted) {
+    this.dataSource = dataSource;
+    this.table = schemaQuoted + ".raw_jobs";
+  }
+
+  void reset() throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("DROP TABLE IF EXISTS " + table);
+      s.execute(
+          "CREATE TABLE "
+              + table
+              + " (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, status text NOT NULL,"
+              + " payload jsonb NOT NULL, run_at timestamptz NOT NULL DEFAULT now())");
+      s.execute("CREATE INDEX ON " + table + " (id) WHERE status = 'pending'");
+    }
+  }
+
+  /** Inserts {@code rows} pending rows, 1000 per statement; returns the elapsed nanoseconds. */
+  long insert(int rows) throws SQLException {
+    StringBuilder sql = new StringBuilder("INSERT INTO " + table + " (status, payload) VALUES ");
+    for (int i = 0; i < INSERT_ROWS_PER_STATEMENT; i++) {
+      sql.append(i == 0 ? "" : ",").append("('pending', ?::jsonb)");
+    }
+    long start = System.nanoTime();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql.toString())) {
+      for (int done = 0; done < rows; done += INSERT_ROWS_PER_STATEMENT) {
+        for (int i = 1; i <= INSERT_ROWS_PER_STATEMENT; i++) {
+          ps.setString(i, "{\"n\":" + (done + i) + "}");
+        }
+        ps.executeUpdate();
+      }
+    }
+    return System.nanoTime() - start;
+  }
+
+  /** Claims and completes every pending row with {@code threads} workers; returns nanoseconds. */
+  long claimAll(int threads, int expected) throws Exception {
+    String claim =
+        "UPDATE "
+            + table
+            + " SET status = 'running' WHERE id IN (SELECT id FROM "
+            + table
+            + " WHERE status = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED LIMIT "
+            + CLAIM_BATCH
+            + ") RETURNING id";
+    String done = "UPDATE " + table + " SET status = 'done' WHERE id = ANY(?)";
+    AtomicLong completed = new AtomicLong();
+    CountDownLatch ready = new CountDownLatch(threads);
+    CountDownLatch go = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<Future<?>> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      workers.add(
+          pool.submit(
+              () -> {
+                try (Connection c = dataSource.getConnection();
+                    PreparedStatement claimPs = c.prepareStatement(claim);
+                    PreparedStatement donePs = c.prepareStatement(done)) {
+                  ready.countDown();
+                  go.await();
+                  while (true) {
+                    List<Long> ids = new ArrayList<>(CLAIM_BATCH);
+                    try (ResultSet rs = claimPs.executeQuery()) {
+                      while (rs.next()) {
+                        ids.add(rs.getLong(1));
+                      }
+                    }
+                    if (ids.isEmpty()) {
+                      return null;
+                    }
+                    Array array = c.createArrayOf("bigint", ids.toArray());
+                    donePs.setArray(1, array);
+                    donePs.executeUpdate();
+                    completed.addAndGet(ids.size());
+                  }
+                }
+              }));
+    }
+    ready.await();
+    long start = System.nanoTime();
+    go.countDown();
+    for (Future<?> worker : workers) {
+      worker.get();
+    }
+    long elapsed = System.nanoTime() - start;
+    pool.shutdown();
+    pool.awaitTermination(10, TimeUnit.SECONDS);
+    if (completed.get() != expected) {
+      throw new IllegalStateException(
+          "baseline completed " + completed.get() + " rows, expected " + expected);
+    }
+    return elapsed;
+  }
+}

@@ -1,0 +1,84 @@
+package io.taskq.postgres.internal.migrate;
+
+import io.taskq.core.SchemaName;
+import io.taskq.postgres.SchemaMigrationException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides which migrations a schema still needs, and refuses a schema this code must not touch.
+ *
+ * <p>Refused: a recorded version the code does not know (above its latest: the schema is newer than
+ * the code; below it: a file was removed from the index), and a recorded checksum that differs from
+ * the shipped file (a shipped migration was edited). Both would leave the code running against
+ * tables it does not understand.
+ */
+final class MigrationPlan {
+  /** A row of {@code schema_migrations}. */
+  record Recorded(int version, String name, String checksum) {}
+
+  private final MigrationIndex index;
+  private final SchemaName schema;
+
+  MigrationPlan(MigrationIndex index, SchemaName schema) {
+    this.index = index;
+    this.schema = schema;
+  }
+
+  /** The migrations not yet recorded, in version order. */
+  List<Migration> pending(Map<Integer, Recorded> recorded) {
+    refuseNewer(recorded);
+    List<Migration> pending = new ArrayList<>();
+    for (Migration m : index.migrations()) {
+      Recorded r = recorded.get(m.version());
+      if (r == null) {
+        pending.add(m);
+      } else if (!r.checksum().equals(m.checksum())) {
+        throw new SchemaMigrationException(
+            "migration "
+                + m.fileName()
+                + " was applied to schema "
+                + schema.quoted()
+                + " with checksum "
+                + r.checksum()
+                + ", but this TaskQ ships it with checksum "
+                + m.checksum()
+                + ": a shipped migration must never change; restore the original file");
+      }
+    }
+    return List.copyOf(pending);
+  }
+
+  private void refuseNewer(Map<Integer, Recorded> recorded) {
+    int latest = index.latestVersion();
+    for (Recorded r : recorded.values()) {
+      if (r.version() > latest) {
+        throw new SchemaMigrationException(
+            "schema "
+                + schema.quoted()
+                + " is at migration version "
+                + maxVersion(recorded)
+                + ", newer than this TaskQ's latest migration version "
+                + latest
+                + ": run a TaskQ release that knows version "
+                + maxVersion(recorded)
+                + " (refusing to run old code against a newer schema)");
+      }
+      if (index.migrations().stream().noneMatch(m -> m.version() == r.version())) {
+        throw new SchemaMigrationException(
+            "schema "
+                + schema.quoted()
+                + " records migration version "
+                + r.version()
+                + " ("
+                + r.name()
+                + ") which this TaskQ does not ship");
+      }
+    }
+  }
+
+  private static int maxVersion(Map<Integer, Recorded> recorded) {
+    return recorded.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
+  }
+}

@@ -1,0 +1,2 @@
+CREATE TABLE {schema}.second (id integer PRIMARY KEY);
+SELECT 1 / 0;

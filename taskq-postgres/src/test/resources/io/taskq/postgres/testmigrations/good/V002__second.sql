@@ -1,0 +1,1 @@
+CREATE TABLE {schema}.second (id integer PRIMARY KEY);
