@@ -3,6 +3,7 @@ package io.taskq.postgres;
 import io.taskq.core.Actor;
 import io.taskq.core.SchemaName;
 import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
+import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.internal.worker.Worker;
 import io.taskq.postgres.internal.worker.WorkerSettings;
 import java.sql.SQLException;
@@ -90,7 +91,8 @@ public final class TaskQ implements AutoCloseable {
    * actors, and starts claiming.
    *
    * @throws IllegalStateException when no actor is registered, or when started or closed already
-   * @throws SQLException when the database refuses the migration or the registration
+   * @throws SchemaMigrationException when the schema cannot be brought to this version
+   * @throws SQLException when the database refuses the worker's registration
    */
   public synchronized void start() throws SQLException {
     if (state != State.NEW) {
@@ -100,7 +102,7 @@ public final class TaskQ implements AutoCloseable {
       throw new IllegalStateException("register at least one actor before start()");
     }
     if (migrate) {
-      // TODO Migrations.apply(dataSource, settings.schema()) once the migrations runner lands
+      Migrations.apply(dataSource, settings.schema());
     }
     worker = Worker.start(dataSource, listen, settings, actors.values(), executor);
     state = State.STARTED;

@@ -2,8 +2,8 @@ package io.taskq.postgres;
 
 import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
+import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.NamedStatements;
-import io.taskq.postgres.internal.dispatch.Channels;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -117,7 +117,7 @@ final class TestDb {
   void notifyWake() throws SQLException {
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement("SELECT pg_notify(?, '')")) {
-      s.setString(1, Channels.wake(schema));
+      s.setString(1, NotifyChannels.of(schema).wake().name());
       s.execute();
     }
   }

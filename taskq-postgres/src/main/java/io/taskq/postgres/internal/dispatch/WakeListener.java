@@ -1,5 +1,6 @@
 package io.taskq.postgres.internal.dispatch;
 
+import io.taskq.core.internal.NotifyChannels.Channel;
 import io.taskq.postgres.internal.Backoff;
 import io.taskq.postgres.internal.FaultSeam;
 import io.taskq.postgres.internal.SqlErrors;
@@ -33,8 +34,8 @@ public final class WakeListener implements Runnable {
   private static final int WAIT_MILLIS = 250;
 
   private final ListenConnectionSource source;
-  private final String wakeChannel;
-  private final String workerChannel;
+  private final Channel wakeChannel;
+  private final Channel workerChannel;
   private final Runnable onWake;
   private final Runnable onWorkerMessage;
   private final long probeNanos;
@@ -47,8 +48,8 @@ public final class WakeListener implements Runnable {
 
   public WakeListener(
       ListenConnectionSource source,
-      String wakeChannel,
-      String workerChannel,
+      Channel wakeChannel,
+      Channel workerChannel,
       Runnable onWake,
       Runnable onWorkerMessage,
       Duration probeInterval,
@@ -91,8 +92,8 @@ public final class WakeListener implements Runnable {
       seam.check();
       c.setAutoCommit(true);
       try (Statement s = c.createStatement()) {
-        s.execute("LISTEN \"" + wakeChannel + "\"");
-        s.execute("LISTEN \"" + workerChannel + "\"");
+        s.execute("LISTEN " + wakeChannel.quoted());
+        s.execute("LISTEN " + workerChannel.quoted());
       }
       PGConnection pg = c.unwrap(PGConnection.class);
       connects.incrementAndGet();
@@ -140,10 +141,10 @@ public final class WakeListener implements Runnable {
     boolean wake = false;
     boolean worker = false;
     for (PGNotification n : received) {
-      if (wakeChannel.equals(n.getName())) {
+      if (wakeChannel.name().equals(n.getName())) {
         wake = true;
         wakeNotifications.incrementAndGet();
-      } else if (workerChannel.equals(n.getName())) {
+      } else if (workerChannel.name().equals(n.getName())) {
         worker = true;
       }
     }

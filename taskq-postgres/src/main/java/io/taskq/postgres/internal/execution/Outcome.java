@@ -1,5 +1,6 @@
 package io.taskq.postgres.internal.execution;
 
+import io.taskq.core.internal.TextBoundary;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,13 +25,17 @@ public record Outcome(
         false,
         null,
         error.getClass().getName(),
-        ErrorText.message(error),
-        ErrorText.stackTrace(error));
+        TextBoundary.errorMessage(error),
+        TextBoundary.stackTrace(error));
   }
 
   /** A failure that no exception describes (the database refused the result, for one). */
   public static Outcome failed(String errorClass, String message) {
     return new Outcome(
-        false, null, errorClass, ErrorText.sanitize(message, ErrorText.MAX_MESSAGE), null);
+        false,
+        null,
+        errorClass,
+        TextBoundary.bounded(TextBoundary.escapeNul(message), TextBoundary.MAX_MESSAGE_CHARS),
+        null);
   }
 }

@@ -1,12 +1,12 @@
 package io.taskq.postgres.internal.worker;
 
 import io.taskq.core.Actor;
+import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.FencedWrites;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.WorkerIdentity;
 import io.taskq.postgres.internal.completion.Completer;
 import io.taskq.postgres.internal.completion.CompletionWriter;
-import io.taskq.postgres.internal.dispatch.Channels;
 import io.taskq.postgres.internal.dispatch.ClaimGate;
 import io.taskq.postgres.internal.dispatch.Dispatcher;
 import io.taskq.postgres.internal.dispatch.JobClaimer;
@@ -96,6 +96,7 @@ public final class Worker implements AutoCloseable {
         new WorkerIdentity(
             id, Host.name(), Host.pid(), queues(settings, actors), settings.concurrency());
     NamedStatements leaseSql = load("lease.sql");
+    NotifyChannels channels = NotifyChannels.of(settings.schema());
     this.registration = new WorkerRegistration(dataSource, load("worker.sql"));
     this.gate =
         new ClaimGate(
@@ -104,8 +105,7 @@ public final class Worker implements AutoCloseable {
             settings.claimGather(),
             settings.pollInterval());
     this.leaseRelease =
-        new LeaseRelease(
-            dataSource, leaseSql, id, Channels.wake(settings.schema()), inFlight, fenced);
+        new LeaseRelease(dataSource, leaseSql, id, channels.wake().name(), inFlight, fenced);
     this.completer =
         new Completer(
             new CompletionWriter(
@@ -153,8 +153,8 @@ public final class Worker implements AutoCloseable {
     this.listener =
         new WakeListener(
             listen,
-            Channels.wake(settings.schema()),
-            Channels.worker(settings.schema(), id),
+            channels.wake(),
+            channels.worker(id),
             gate::wake,
             heartbeat::tickSoon,
             LISTEN_PROBE,

@@ -1,7 +1,7 @@
 package io.taskq.postgres.internal.worker;
 
+import io.taskq.core.internal.NotifyChannels;
 import java.security.SecureRandom;
-import java.util.regex.Pattern;
 
 /**
  * Worker ids: 16 random lower-case letters and digits. The id becomes part of the worker's NOTIFY
@@ -10,26 +10,17 @@ import java.util.regex.Pattern;
  * unquoted. 16 characters from 36 give about 82 bits: no two workers ever meet.
  */
 public final class WorkerId {
-  /** Longest id that keeps the worker channel within PostgreSQL's 63-byte identifiers. */
-  public static final int MAX_LENGTH = 39;
-
-  private static final Pattern VALID = Pattern.compile("[a-z0-9]{1," + MAX_LENGTH + "}");
   private static final char[] ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private WorkerId() {}
 
-  /** A fresh random id. */
+  /** A fresh random id, checked against the channel rules of {@link NotifyChannels}. */
   public static String random() {
     char[] id = new char[16];
     for (int i = 0; i < id.length; i++) {
       id[i] = ALPHABET[RANDOM.nextInt(ALPHABET.length)];
     }
-    return new String(id);
-  }
-
-  /** Whether {@code id} is a usable worker id. */
-  public static boolean isValid(String id) {
-    return VALID.matcher(id).matches();
+    return NotifyChannels.requireWorkerId(new String(id));
   }
 }
