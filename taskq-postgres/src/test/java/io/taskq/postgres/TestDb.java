@@ -4,6 +4,7 @@ import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
 import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -41,23 +42,10 @@ final class TestDb {
         .shutdownGrace(java.time.Duration.ofSeconds(5));
   }
 
-  /** Applies the schema (version 1) unless it is there already. */
-  // TODO switch to Migrations.apply once the migrations runner lands
-  TestDb migrate() throws SQLException {
-    if (!exists()) {
-      String ddl =
-          NamedStatements.substitute(
-              NamedStatements.read("io/taskq/postgres/migrations/V001__jobs.sql"), schema);
-      execute(ddl);
-    }
+  /** Brings the schema up to date. */
+  TestDb migrate() {
+    Migrations.apply(dataSource, schema);
     return this;
-  }
-
-  private boolean exists() throws SQLException {
-    return queryLong(
-            "SELECT count(*) FROM pg_tables WHERE schemaname = ? AND tablename = 'jobs'",
-            schema.value())
-        > 0;
   }
 
   /** Empties every table the lifecycle writes, so each test starts clean. */

@@ -1,6 +1,7 @@
 package io.taskq.postgres.internal.dispatch;
 
 import java.time.Duration;
+import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -25,6 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * schedule the next look at the database, never stored.
  */
 public final class ClaimGate {
+  static final int MAX_DUE_TIMES = 10_000;
+
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final int capacity;
@@ -36,8 +39,7 @@ public final class ClaimGate {
   private int used;
   private boolean mayHaveWork = true;
   private long nextPollAt;
-  private long dueAt;
-  private boolean dueSet;
+  private final PriorityQueue<Long> dueTimes = new PriorityQueue<>();
   private boolean stopped;
 
   public ClaimGate(int capacity, int batchSize, Duration gather, Duration pollInterval) {
@@ -84,14 +86,17 @@ public final class ClaimGate {
       mayHaveWork = true;
       nextPollAt = now + pollNanos;
     }
-    if (dueSet && now - dueAt >= 0) {
+    Long due = dueTimes.peek();
+    while (due != null && now - due >= 0) {
       mayHaveWork = true;
-      dueSet = false;
+      dueTimes.poll();
+      due = dueTimes.peek();
     }
   }
 
   private long nextTimer() {
-    return dueSet && dueAt - nextPollAt < 0 ? dueAt : nextPollAt;
+    Long due = dueTimes.peek();
+    return due != null && due - nextPollAt < 0 ? due : nextPollAt;
   }
 
   private void gather(long start) throws InterruptedException {
@@ -153,14 +158,16 @@ public final class ClaimGate {
     }
   }
 
-  /** A job this worker knows of falls due in {@code millis} (a retry it scheduled). */
+  /**
+   * A job this worker knows of falls due in {@code millis} (a retry it scheduled). At most {@value
+   * #MAX_DUE_TIMES} such times are remembered; beyond that, polling finds the rest.
+   */
   public void wakeIn(long millis) {
     long at = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, millis));
     lock.lock();
     try {
-      if (!dueSet || at - dueAt < 0) {
-        dueAt = at;
-        dueSet = true;
+      if (dueTimes.size() < MAX_DUE_TIMES) {
+        dueTimes.add(at);
         changed.signalAll();
       }
     } finally {
