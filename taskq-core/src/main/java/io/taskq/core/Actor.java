@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Actor<T> {
   /** Longest actor or queue name, in characters. */
-  public static final int MAX_NAME_LENGTH = 200;
+  public static final int MAX_NAME_LENGTH = 128;
 
   /** The queue an actor's jobs go to unless configured otherwise. */
   public static final String DEFAULT_QUEUE = "default";
@@ -48,7 +48,7 @@ public final class Actor<T> {
   /**
    * Starts an actor.
    *
-   * @param name the actor's name: 1 to 200 characters, no control characters, no surrounding spaces
+   * @param name the actor's name: 1 to 128 characters, no control characters, no surrounding spaces
    * @throws IllegalArgumentException naming the problem with {@code name}
    */
   public static <T> Builder<T> builder(String name, PayloadCodec<T> codec, JobHandler<T> handler) {

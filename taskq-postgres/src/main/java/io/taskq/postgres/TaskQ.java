@@ -1,20 +1,18 @@
 package io.taskq.postgres;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.core.Actor;
 import io.taskq.core.SchemaName;
+import io.taskq.core.TaskQConfig;
+import io.taskq.postgres.internal.OwnedPool;
 import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.internal.worker.Worker;
 import io.taskq.postgres.internal.worker.WorkerSettings;
 import java.sql.SQLException;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.concurrent.Executor;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -25,18 +23,22 @@ import org.jspecify.annotations.Nullable;
  * it down gracefully.
  *
  * <pre>{@code
- * try (TaskQ taskq = TaskQ.builder(dataSource).schema("taskq").build()) {
+ * try (TaskQ taskq = TaskQ.builder(dataSource).build()) {
  *   taskq.register(Actor.rawJson("send-email", (json, ctx) -> mailer.send(json)));
  *   taskq.start();
  *   ...
  * }
  * }</pre>
  *
- * <p>The {@link DataSource} is the application's; TaskQ borrows connections for short statements
- * and keeps one for good to LISTEN for wake-ups (unless {@link Builder#listenDirect} names a direct
- * URL, which is needed behind a transaction-pooling proxy). Handlers run on the {@link Executor}
- * given to the builder, or on a pool of {@code concurrency} threads TaskQ owns. See {@code
- * docs/workers.md} for the loops, connections and shutdown order.
+ * <p><b>Connections.</b> Given the application's {@link DataSource}, TaskQ borrows connections for
+ * short statements and keeps one for good to LISTEN for wake-ups (or opens a direct one to {@code
+ * TASKQ_DATABASE_DIRECT_URL} when set, as a transaction-pooling proxy requires). Without one, it
+ * opens a HikariCP pool of its own from {@code TASKQ_DATABASE_URL}, closed by {@link #close()}.
+ *
+ * <p><b>Settings</b> come from a {@link TaskQConfig} (by default the {@code TASKQ_*} environment).
+ * Handlers run on the {@link Executor} given to the builder, or on a pool of {@code
+ * TASKQ_WORKER_CONCURRENCY} threads TaskQ owns. {@code docs/workers.md} describes the loops,
+ * connections and shutdown order.
  */
 public final class TaskQ implements AutoCloseable {
   private enum State {
@@ -45,27 +47,30 @@ public final class TaskQ implements AutoCloseable {
     CLOSED
   }
 
-  private final DataSource dataSource;
-  private final WorkerSettings settings;
+  private final TaskQConfig config;
+  private final @Nullable DataSource givenDataSource;
   private final @Nullable Executor executor;
-  private final ListenConnectionSource listen;
   private final boolean migrate;
   private final Map<String, Actor<?>> actors = new LinkedHashMap<>();
   private State state = State.NEW;
+  private @Nullable HikariDataSource ownedPool;
   private @Nullable Worker worker;
 
-  private TaskQ(Builder builder) {
-    this.dataSource = builder.dataSource;
-    this.settings = builder.settings();
+  private TaskQ(Builder builder, TaskQConfig config) {
+    this.config = config;
+    this.givenDataSource = builder.dataSource;
     this.executor = builder.executor;
-    this.listen =
-        builder.listen != null ? builder.listen : ListenConnectionSource.borrowed(dataSource);
     this.migrate = builder.migrate;
   }
 
-  /** Starts a TaskQ on the application's {@code dataSource}. */
+  /** A TaskQ that opens its own pool from {@code TASKQ_DATABASE_URL}, unless given a DataSource. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A TaskQ on the application's {@code dataSource}. */
   public static Builder builder(DataSource dataSource) {
-    return new Builder(dataSource);
+    return new Builder().dataSource(dataSource);
   }
 
   /**
@@ -101,37 +106,73 @@ public final class TaskQ implements AutoCloseable {
     if (actors.isEmpty()) {
       throw new IllegalStateException("register at least one actor before start()");
     }
-    if (migrate) {
-      Migrations.apply(dataSource, settings.schema());
-    }
-    worker = Worker.start(dataSource, listen, settings, actors.values(), executor);
     state = State.STARTED;
+    DataSource dataSource = dataSource();
+    if (migrate) {
+      Migrations.apply(dataSource, config.schemaName());
+    }
+    worker =
+        Worker.start(
+            dataSource,
+            listenSource(dataSource),
+            WorkerSettings.of(config, actors.values()),
+            actors.values(),
+            executor);
+  }
+
+  private DataSource dataSource() {
+    if (givenDataSource != null) {
+      return givenDataSource;
+    }
+    HikariDataSource pool = OwnedPool.open(config);
+    ownedPool = pool;
+    return pool;
+  }
+
+  private ListenConnectionSource listenSource(DataSource dataSource) {
+    if (givenDataSource == null || config.databaseDirectUrl().isPresent()) {
+      return OwnedPool.listenSource(config);
+    }
+    return ListenConnectionSource.borrowed(dataSource);
   }
 
   /**
    * Shuts down gracefully: stops claiming, waits up to the shutdown grace for running handlers,
-   * hands the unfinished jobs back to the queue, records every outcome, and deregisters. Safe to
-   * call more than once, and before {@link #start()}.
+   * hands the unfinished jobs back to the queue, records every outcome, deregisters, and closes the
+   * pool TaskQ opened. Safe to call more than once, and before {@link #start()}.
    */
   @Override
   public synchronized void close() {
     Worker running = worker;
+    HikariDataSource pool = ownedPool;
     state = State.CLOSED;
     worker = null;
-    if (running != null) {
-      running.close();
+    ownedPool = null;
+    try {
+      if (running != null) {
+        running.close();
+      }
+    } finally {
+      if (pool != null) {
+        pool.close();
+      }
     }
   }
 
   /** The schema this TaskQ works in. */
   public SchemaName schema() {
-    return settings.schema();
+    return config.schemaName();
+  }
+
+  /** The settings this TaskQ runs with. */
+  public TaskQConfig config() {
+    return config;
   }
 
   /**
    * This process's worker id (the {@code workers} row, {@code jobs.locked_by}).
    *
-   * @throws IllegalStateException when not started
+   * @throws IllegalStateException when not running
    */
   public synchronized String workerId() {
     return runningWorker().id();
@@ -145,143 +186,62 @@ public final class TaskQ implements AutoCloseable {
     return running;
   }
 
-  /**
-   * Builds a {@link TaskQ}. Every setter checks its argument when {@link #build()} runs, with a
-   * message naming the knob, the bad value and the allowed range.
-   */
+  /** Builds a {@link TaskQ}. */
   public static final class Builder {
-    private final DataSource dataSource;
-    private final WorkerSettings defaults = WorkerSettings.defaults(SchemaName.of("taskq"));
-    private SchemaName schema = defaults.schema();
-    private int concurrency = defaults.concurrency();
-    private List<String> queues = defaults.queues();
-    private int claimBatchSize = defaults.claimBatchSize();
-    private Duration leasePeriod = defaults.leasePeriod();
-    private Duration heartbeatInterval = defaults.heartbeatInterval();
-    private Duration pollInterval = defaults.pollInterval();
-    private Duration shutdownGrace = defaults.shutdownGrace();
-    private Duration resultTtl = defaults.resultTtl();
-    private Duration maxRetryBackoff = defaults.maxRetryBackoff();
+    private @Nullable TaskQConfig config;
+    private @Nullable DataSource dataSource;
     private @Nullable Executor executor;
-    private @Nullable ListenConnectionSource listen;
     private boolean migrate = true;
 
-    private Builder(DataSource dataSource) {
-      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    private Builder() {}
+
+    /** The settings; default {@link TaskQConfig#fromEnv()}, read when {@link #build()} runs. */
+    public Builder config(TaskQConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+      return this;
     }
 
-    /** The schema TaskQ's tables live in; default {@code taskq}. */
-    public Builder schema(String schema) {
-      this.schema = SchemaName.of(schema);
+    /** The application's data source; without one TaskQ opens a pool from the configuration. */
+    public Builder dataSource(DataSource dataSource) {
+      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
       return this;
     }
 
     /**
-     * Runs handlers on {@code executor} instead of a pool TaskQ owns. TaskQ never shuts it down.
+     * Runs handlers on {@code executor} (a virtual-thread executor on Java 21+, say) instead of a
+     * pool TaskQ owns. TaskQ never shuts it down; at most {@code TASKQ_WORKER_CONCURRENCY} of its
+     * tasks are TaskQ's at once.
      */
     public Builder executor(Executor executor) {
       this.executor = Objects.requireNonNull(executor, "executor");
       return this;
     }
 
-    /** Handlers running at once; default 8, 1 to 10 000. */
-    public Builder concurrency(int concurrency) {
-      this.concurrency = concurrency;
-      return this;
-    }
-
-    /** The queues to claim from; default: the queues of the registered actors. */
-    public Builder queues(String... queues) {
-      this.queues = new ArrayList<>(Arrays.asList(queues));
-      return this;
-    }
-
-    /** Most jobs one claim takes; default 10, 1 to 1 000. */
-    public Builder claimBatchSize(int size) {
-      this.claimBatchSize = size;
-      return this;
-    }
-
-    /** How long a claim or heartbeat keeps a job's lease; default 30 s, 1 s to 1 day. */
-    public Builder leasePeriod(Duration period) {
-      this.leasePeriod = period;
-      return this;
-    }
-
-    /** Time between heartbeats; default 5 s, 10 ms to half the lease period. */
-    public Builder heartbeatInterval(Duration interval) {
-      this.heartbeatInterval = interval;
-      return this;
-    }
-
-    /** How often to look for due jobs when no notification came; default 1 s, 10 ms to 1 h. */
-    public Builder pollInterval(Duration interval) {
-      this.pollInterval = interval;
-      return this;
-    }
-
-    /** How long {@code close()} waits for running handlers; default 30 s, 0 to 1 h. */
-    public Builder shutdownGrace(Duration grace) {
-      this.shutdownGrace = grace;
-      return this;
-    }
-
-    /** How long a handler's result is kept; 0 keeps none; default 1 day, 0 to 3650 days. */
-    public Builder resultTtl(Duration ttl) {
-      this.resultTtl = ttl;
-      return this;
-    }
-
-    /** Ceiling on every retry delay; default 1 h, 1 ms to 3650 days. */
-    public Builder maxRetryBackoff(Duration ceiling) {
-      this.maxRetryBackoff = ceiling;
-      return this;
-    }
-
-    /**
-     * LISTEN on a connection of its own to {@code jdbcUrl} instead of one borrowed from the data
-     * source: needed when the data source goes through a transaction-pooling proxy (D8).
-     *
-     * @param properties driver properties (user, password, timeouts)
-     */
-    public Builder listenDirect(String jdbcUrl, Properties properties) {
-      this.listen =
-          ListenConnectionSource.direct(Objects.requireNonNull(jdbcUrl, "jdbcUrl"), properties);
-      return this;
-    }
-
     /**
      * Whether {@code start()} applies the schema migrations; default true. Turn off when the schema
-     * is migrated with another tool (the files are in {@code sql/}).
+     * is migrated with another tool (the plain-SQL files are in {@code sql/}).
      */
     public Builder migrate(boolean migrate) {
       this.migrate = migrate;
       return this;
     }
 
-    WorkerSettings settings() {
-      return new WorkerSettings(
-          schema,
-          concurrency,
-          queues,
-          claimBatchSize,
-          leasePeriod,
-          heartbeatInterval,
-          pollInterval,
-          shutdownGrace,
-          resultTtl,
-          maxRetryBackoff,
-          defaults.claimGather(),
-          defaults.completionBatchSize());
-    }
-
     /**
-     * Builds the TaskQ (not started).
+     * Builds the TaskQ (not started; no connection is opened yet).
      *
-     * @throws IllegalArgumentException naming the first knob out of range
+     * @throws io.taskq.core.TaskQConfigException when no config was given and the {@code TASKQ_*}
+     *     environment is invalid
+     * @throws IllegalArgumentException when neither a data source nor {@code TASKQ_DATABASE_URL} is
+     *     given
      */
     public TaskQ build() {
-      return new TaskQ(this);
+      TaskQConfig resolved = config != null ? config : TaskQConfig.fromEnv();
+      if (dataSource == null && resolved.databaseUrl().isEmpty()) {
+        throw new IllegalArgumentException(
+            "no database: pass the application's DataSource to TaskQ.builder(dataSource), or set"
+                + " TASKQ_DATABASE_URL");
+      }
+      return new TaskQ(this, resolved);
     }
   }
 }

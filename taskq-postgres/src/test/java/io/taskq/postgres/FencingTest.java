@@ -167,7 +167,7 @@ class FencingTest {
     long id = db.enqueueOne("fenced", ONCE);
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch proceed = new CountDownLatch(1);
-    try (TaskQ taskq = db.taskq().build()) {
+    try (TaskQ taskq = db.taskq()) {
       taskq.register(
           Actor.rawJson(
               "fenced",

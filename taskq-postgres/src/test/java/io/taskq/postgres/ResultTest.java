@@ -37,7 +37,7 @@ class ResultTest {
   void success_storesTheResultUntilTheResultTtl(TestServices services) throws Exception {
     TestDb db = TestDb.of(services);
     long id = db.enqueueOne("answer", ONCE);
-    try (TaskQ taskq = db.taskq().resultTtl(Duration.ofHours(2)).build()) {
+    try (TaskQ taskq = db.taskq(db.config().resultTtl(Duration.ofHours(2)))) {
       taskq.register(Actor.rawJson("answer", (json, ctx) -> "{\"answer\": 42}"));
       taskq.start();
       await().atMost(Duration.ofSeconds(10)).until(() -> db.status(id).equals("succeeded"));
@@ -65,7 +65,7 @@ class ResultTest {
   void zeroResultTtl_storesNoResult(TestServices services) throws Exception {
     TestDb db = TestDb.of(services);
     long id = db.enqueueOne("no-keep", ONCE);
-    try (TaskQ taskq = db.taskq().resultTtl(Duration.ZERO).build()) {
+    try (TaskQ taskq = db.taskq(db.config().resultTtl(Duration.ZERO))) {
       taskq.register(Actor.rawJson("no-keep", (json, ctx) -> "[1, 2, 3]"));
       taskq.start();
       await().atMost(Duration.ofSeconds(10)).until(() -> db.status(id).equals("succeeded"));
@@ -78,7 +78,7 @@ class ResultTest {
   void nullResult_storesNoResult(TestServices services) throws Exception {
     TestDb db = TestDb.of(services);
     long id = db.enqueueOne("void", ONCE);
-    try (TaskQ taskq = db.taskq().build()) {
+    try (TaskQ taskq = db.taskq()) {
       taskq.register(Actor.rawJson("void", (json, ctx) -> null));
       taskq.start();
       await().atMost(Duration.ofSeconds(10)).until(() -> db.status(id).equals("succeeded"));
@@ -91,7 +91,7 @@ class ResultTest {
   void handlerReceivesPayloadAndContext(TestServices services) throws Exception {
     TestDb db = TestDb.of(services);
     long id = db.enqueueOne("echo", ONCE);
-    try (TaskQ taskq = db.taskq().build()) {
+    try (TaskQ taskq = db.taskq()) {
       taskq.register(
           Actor.rawJson(
               "echo",
@@ -129,7 +129,7 @@ class ResultTest {
       throws Exception {
     TestDb db = TestDb.of(services);
     long id = db.enqueueOne("bad-json", ONCE);
-    try (TaskQ taskq = db.taskq().build()) {
+    try (TaskQ taskq = db.taskq()) {
       taskq.register(Actor.rawJson("bad-json", (json, ctx) -> "this is not json"));
       taskq.start();
       await().atMost(Duration.ofSeconds(10)).until(() -> db.status(id).equals("failed"));

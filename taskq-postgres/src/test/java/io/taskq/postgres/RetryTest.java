@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.taskq.core.Actor;
 import io.taskq.core.RetryPolicy;
 import io.taskq.core.RetryPolicy.Backoff;
+import io.taskq.core.TaskQConfig;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.SQLException;
@@ -41,8 +42,8 @@ class RetryTest {
     TestDb.of(services).truncate();
   }
 
-  private static TaskQ.Builder worker(TestDb db) {
-    return db.taskq().pollInterval(Duration.ofSeconds(30)).maxRetryBackoff(MAX_BACKOFF);
+  private static TaskQConfig.Builder worker(TestDb db) {
+    return db.config().pollInterval(Duration.ofSeconds(30)).maxRetryBackoff(MAX_BACKOFF);
   }
 
   private static Actor<String> failingUntil(String name, int succeedOnAttempt) {
@@ -63,7 +64,7 @@ class RetryTest {
     RetryPolicy policy =
         RetryPolicy.of(Backoff.EXPONENTIAL, Duration.ofMillis(200), Duration.ofSeconds(10), 0, 5);
     long id = db.enqueueOne("flaky", policy);
-    try (TaskQ taskq = worker(db).build()) {
+    try (TaskQ taskq = db.taskq(worker(db))) {
       taskq.register(failingUntil("flaky", 3));
       taskq.start();
       await().atMost(Duration.ofSeconds(15)).until(() -> db.status(id).equals("succeeded"));
@@ -99,7 +100,7 @@ class RetryTest {
     RetryPolicy policy =
         RetryPolicy.of(Backoff.CONSTANT, Duration.ofMillis(50), Duration.ofMillis(50), 0, 3);
     long id = db.enqueueOne("doomed", policy);
-    try (TaskQ taskq = worker(db).build()) {
+    try (TaskQ taskq = db.taskq(worker(db))) {
       taskq.register(failingUntil("doomed", Integer.MAX_VALUE));
       taskq.start();
       await().atMost(Duration.ofSeconds(15)).until(() -> db.status(id).equals("failed"));
@@ -129,7 +130,7 @@ class RetryTest {
     long linearId = db.enqueueOne("twice", linear);
     long cappedId = db.enqueueOne("twice", longOne);
     Duration ceiling = Duration.ofMillis(150);
-    try (TaskQ taskq = worker(db).maxRetryBackoff(ceiling).build()) {
+    try (TaskQ taskq = db.taskq(worker(db).maxRetryBackoff(ceiling))) {
       taskq.register(failingUntil("twice", 2));
       taskq.start();
       await()
@@ -150,7 +151,7 @@ class RetryTest {
     RetryPolicy linear =
         RetryPolicy.of(Backoff.LINEAR, Duration.ofMillis(300), Duration.ofSeconds(10), 0, 3);
     long id = db.enqueueOne("linear", linear);
-    try (TaskQ taskq = worker(db).build()) {
+    try (TaskQ taskq = db.taskq(worker(db))) {
       taskq.register(failingUntil("linear", 2));
       taskq.start();
       await().atMost(Duration.ofSeconds(15)).until(() -> db.status(id).equals("succeeded"));

@@ -2,6 +2,7 @@ package io.taskq.postgres;
 
 import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
+import io.taskq.core.TaskQConfig;
 import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.migrate.Migrations;
@@ -11,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,15 +33,24 @@ final class TestDb {
     return new TestDb(services.dataSource(), services.schema());
   }
 
+  /** Settings for this schema with quick test timings. */
+  TaskQConfig.Builder config() {
+    return TaskQConfig.builder()
+        .schemaName(schema.value())
+        .pollInterval(Duration.ofMillis(200))
+        .heartbeatInterval(Duration.ofMillis(200))
+        .leasePeriod(Duration.ofSeconds(10))
+        .shutdownGrace(Duration.ofSeconds(5));
+  }
+
+  /** A TaskQ on this schema with {@code settings} (not started). */
+  TaskQ taskq(TaskQConfig.Builder settings) {
+    return TaskQ.builder(dataSource).config(settings.build()).migrate(false).build();
+  }
+
   /** A TaskQ on this schema with quick test timings (not started). */
-  TaskQ.Builder taskq() {
-    return TaskQ.builder(dataSource)
-        .schema(schema.value())
-        .migrate(false)
-        .pollInterval(java.time.Duration.ofMillis(200))
-        .heartbeatInterval(java.time.Duration.ofMillis(200))
-        .leasePeriod(java.time.Duration.ofSeconds(10))
-        .shutdownGrace(java.time.Duration.ofSeconds(5));
+  TaskQ taskq() {
+    return taskq(config());
   }
 
   /** Brings the schema up to date. */

@@ -24,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeSet;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -93,8 +92,7 @@ public final class Worker implements AutoCloseable {
     this.settings = settings;
     String id = WorkerId.random();
     this.identity =
-        new WorkerIdentity(
-            id, Host.name(), Host.pid(), queues(settings, actors), settings.concurrency());
+        new WorkerIdentity(id, Host.name(), Host.pid(), settings.queues(), settings.concurrency());
     NamedStatements leaseSql = load("lease.sql");
     NotifyChannels channels = NotifyChannels.of(settings.schema());
     this.registration = new WorkerRegistration(dataSource, load("worker.sql"));
@@ -198,15 +196,6 @@ public final class Worker implements AutoCloseable {
         byName.size(),
         settings.concurrency());
     return worker;
-  }
-
-  private static List<String> queues(WorkerSettings settings, Map<String, Actor<?>> actors) {
-    if (!settings.queues().isEmpty()) {
-      return settings.queues();
-    }
-    TreeSet<String> queues = new TreeSet<>();
-    actors.values().forEach(a -> queues.add(a.queue()));
-    return List.copyOf(queues);
   }
 
   private NamedStatements load(String file) {

@@ -2,9 +2,13 @@ package io.taskq.postgres.internal.worker;
 
 import io.taskq.core.Actor;
 import io.taskq.core.SchemaName;
+import io.taskq.core.TaskQConfig;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The knobs one worker runs with, resolved and checked.
@@ -15,10 +19,10 @@ import java.util.Objects;
  *
  * @param schema the schema the worker's tables live in
  * @param concurrency handler slots: jobs running at once, 1 to 10 000
- * @param queues the queues to claim from; empty means the queues of the registered actors
+ * @param queues the queues to claim from, at least one
  * @param claimBatchSize most jobs one claim statement takes, 1 to 1 000
  * @param leasePeriod how long a claim or a heartbeat keeps a job's lease, 1 s to 1 day
- * @param heartbeatInterval time between heartbeats, 10 ms up to half the lease period
+ * @param heartbeatInterval time between heartbeats, 10 ms up to less than the lease period
  * @param pollInterval the polling fallback when no notification arrives, 10 ms to 1 hour
  * @param shutdownGrace how long {@code close()} waits for running handlers, 0 to 1 hour
  * @param resultTtl how long a stored result lives; 0 stores no result; 0 to 3650 days
@@ -40,12 +44,21 @@ public record WorkerSettings(
     Duration maxRetryBackoff,
     Duration claimGather,
     int completionBatchSize) {
+  /** How long a busy dispatcher waits for a fuller claim batch. */
+  public static final Duration DEFAULT_CLAIM_GATHER = Duration.ofMillis(2);
+
+  /** Most outcomes one completion statement records. */
+  public static final int DEFAULT_COMPLETION_BATCH_SIZE = 500;
+
   private static final Duration TEN_YEARS = Duration.ofDays(3650);
 
   public WorkerSettings {
     Objects.requireNonNull(schema, "schema");
     queues = List.copyOf(queues);
     queues.forEach(q -> Actor.checkName("queue", q));
+    if (queues.isEmpty()) {
+      throw new IllegalArgumentException("queues must name at least one queue, was empty");
+    }
     checkRange("concurrency", concurrency, 1, 10_000);
     checkRange("claimBatchSize", claimBatchSize, 1, 1_000);
     checkRange("completionBatchSize", completionBatchSize, 1, 10_000);
@@ -59,21 +72,27 @@ public record WorkerSettings(
     checkRange("claimGather", claimGather, Duration.ZERO, Duration.ofSeconds(1));
   }
 
-  /** The defaults for {@code schema}. */
-  public static WorkerSettings defaults(SchemaName schema) {
+  /**
+   * The worker settings of {@code config} for {@code actors}: the queues served are the configured
+   * worker queues plus the queue of every registered actor (registering an actor means this process
+   * runs its jobs).
+   */
+  public static WorkerSettings of(TaskQConfig config, Collection<Actor<?>> actors) {
+    Set<String> queues = new TreeSet<>(config.workerQueues());
+    actors.forEach(a -> queues.add(a.queue()));
     return new WorkerSettings(
-        schema,
-        8,
-        List.of(),
-        10,
-        Duration.ofSeconds(30),
-        Duration.ofSeconds(5),
-        Duration.ofSeconds(1),
-        Duration.ofSeconds(30),
-        Duration.ofDays(1),
-        Duration.ofHours(1),
-        Duration.ofMillis(2),
-        500);
+        config.schemaName(),
+        config.workerConcurrency(),
+        List.copyOf(queues),
+        config.claimBatchSize(),
+        config.leasePeriod(),
+        config.heartbeatInterval(),
+        config.pollInterval(),
+        config.shutdownGrace(),
+        config.resultTtl(),
+        config.maxRetryBackoff(),
+        DEFAULT_CLAIM_GATHER,
+        DEFAULT_COMPLETION_BATCH_SIZE);
   }
 
   private static void checkRange(String knob, int value, int min, int max) {
