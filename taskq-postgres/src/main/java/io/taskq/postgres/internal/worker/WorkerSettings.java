@@ -64,7 +64,7 @@ public record WorkerSettings(
     checkRange("completionBatchSize", completionBatchSize, 1, 10_000);
     checkRange("leasePeriod", leasePeriod, Duration.ofSeconds(1), Duration.ofDays(1));
     checkRange(
-        "heartbeatInterval", heartbeatInterval, Duration.ofMillis(10), leasePeriod.dividedBy(2));
+        "heartbeatInterval", heartbeatInterval, Duration.ofMillis(10), leasePeriod.minusMillis(1));
     checkRange("pollInterval", pollInterval, Duration.ofMillis(10), Duration.ofHours(1));
     checkRange("shutdownGrace", shutdownGrace, Duration.ZERO, Duration.ofHours(1));
     checkRange("resultTtl", resultTtl, Duration.ZERO, TEN_YEARS);
