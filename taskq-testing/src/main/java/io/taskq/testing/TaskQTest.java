@@ -1,6 +1,7 @@
 package io.taskq.testing;
 
 import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
@@ -10,10 +11,26 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Marks a test class that runs against the real PostgreSQL and Redis (decision D4).
  *
  * <p>The class gets its own fresh schema (dropped afterwards), a pooled {@code DataSource} and a
- * Redis key prefix, all reachable through a {@link TestServices} parameter of any test or lifecycle
- * method.
+ * Redis key prefix, all reachable through a {@link TestServices} parameter of any test, lifecycle
+ * method or constructor. {@code @Nested} classes share their enclosing class's services.
+ *
+ * <p>Where the servers come from: {@code TASKQ_TEST_JDBC_URL} / {@code TASKQ_TEST_REDIS_URL} when
+ * set, else PostgreSQL on 127.0.0.1:5432 (database {@code test}, user {@code postgres}) and Redis
+ * on 127.0.0.1:6379, else Testcontainers when it is on the test class path and Docker answers, else
+ * the class fails with a message naming what is missing. A test is never skipped for want of a
+ * server.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
+@Inherited
 @ExtendWith(TaskQTestExtension.class)
-public @interface TaskQTest {}
+public @interface TaskQTest {
+  /**
+   * The most connections the class's pool opens at once. Small by default because the suite runs
+   * many classes on a small machine; a class whose test holds more connections at the same time
+   * (several workers plus a leader, say) raises it. A borrower that waits more than 10 s fails.
+   *
+   * <p>Default 4; range 1..50.
+   */
+  int poolSize() default 4;
+}

@@ -1,114 +1,177 @@
 package io.taskq.testing;
 
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Finds the PostgreSQL and Redis the tests run against, once per JVM (decision D4).
+ * The PostgreSQL and Redis the tests run against, found once per JVM (decision D4).
  *
- * <p>Order: {@code TASKQ_TEST_JDBC_URL} / {@code TASKQ_TEST_REDIS_URL} when set (environment, or
- * the system properties {@code taskq.test.jdbc.url} / {@code taskq.test.redis.url}); else the local
- * servers on 127.0.0.1; else nothing: tests fail loudly, saying which server is missing and how to
- * provide it. No test is ever skipped for want of a server.
+ * <p>For each server, in order: the URL in {@code TASKQ_TEST_JDBC_URL} / {@code
+ * TASKQ_TEST_REDIS_URL} when set (the system properties {@code taskq.test.jdbc.url} / {@code
+ * taskq.test.redis.url} win over the environment); else the local server on 127.0.0.1; else a
+ * Testcontainers container when Docker answers; else nothing, and every test class fails with one
+ * message naming each missing server, everything that was tried and how to provide it. An explicit
+ * URL that does not answer is an error naming its variable, never a reason to fall back: whoever
+ * set it meant that server.
+ *
+ * @param jdbcUrl a self-contained JDBC URL of the test database
+ * @param redisUrl the URI of the test Redis
  */
-final class TestServers {
+record TestServers(String jdbcUrl, String redisUrl) {
+  static final String JDBC_VARIABLE = "TASKQ_TEST_JDBC_URL";
+  static final String REDIS_VARIABLE = "TASKQ_TEST_REDIS_URL";
   static final String LOCAL_JDBC_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
   static final String LOCAL_REDIS_URL = "redis://127.0.0.1:6379";
 
-  private static @Nullable TestServers instance;
+  private static @Nullable TestServers found;
+  private static @Nullable String failure;
 
-  final String jdbcUrl;
-  final String redisUrl;
-
-  private TestServers(String jdbcUrl, String redisUrl) {
-    this.jdbcUrl = jdbcUrl;
-    this.redisUrl = redisUrl;
-  }
-
+  /** The servers for this JVM: discovered on first use, then the same answer (or error) forever. */
   static synchronized TestServers get() {
-    TestServers found = instance;
-    if (found == null) {
-      found = discover();
-      instance = found;
+    TestServers servers = found;
+    if (servers != null) {
+      return servers;
     }
-    return found;
+    if (failure != null) {
+      throw new IllegalStateException(failure);
+    }
+    try {
+      servers =
+          discover(
+              Settings.system(),
+              new TestServers(LOCAL_JDBC_URL, LOCAL_REDIS_URL),
+              ContainerFallback.detect(TestServers.class.getClassLoader()));
+    } catch (IllegalStateException e) {
+      failure = e.getMessage();
+      throw e;
+    }
+    found = servers;
+    return servers;
   }
 
-  private static TestServers discover() {
-    List<String> missing = new ArrayList<>();
-    String jdbc = setting("TASKQ_TEST_JDBC_URL", "taskq.test.jdbc.url");
-    String jdbcUrl = jdbc != null ? jdbc : LOCAL_JDBC_URL;
-    String pgProblem = probePostgres(jdbcUrl);
-    if (pgProblem != null) {
-      missing.add(
-          "PostgreSQL at "
-              + redact(jdbcUrl)
-              + " ("
-              + pgProblem
-              + "): start it, or set TASKQ_TEST_JDBC_URL");
-    }
-    String redis = setting("TASKQ_TEST_REDIS_URL", "taskq.test.redis.url");
-    String redisUrl = redis != null ? redis : LOCAL_REDIS_URL;
-    String redisProblem = probeRedis(redisUrl);
-    if (redisProblem != null) {
-      missing.add(
-          "Redis at "
-              + redact(redisUrl)
-              + " ("
-              + redisProblem
-              + "): start it, or set TASKQ_TEST_REDIS_URL");
-    }
-    if (!missing.isEmpty()) {
+  /**
+   * Finds both servers.
+   *
+   * @param settings where the {@code TASKQ_TEST_*} variables are read
+   * @param local the URLs tried when a variable is unset
+   * @param containers the last resort
+   * @throws IllegalStateException naming every server that could not be found, and why
+   */
+  static TestServers discover(Settings settings, TestServers local, ContainerFallback containers) {
+    List<String> problems = new ArrayList<>();
+    String jdbc = find(Server.POSTGRES, settings, local.jdbcUrl, containers, problems);
+    String redis = find(Server.REDIS, settings, local.redisUrl, containers, problems);
+    if (jdbc == null || redis == null) {
       throw new IllegalStateException(
-          "TaskQ tests need a real PostgreSQL and Redis; missing: " + String.join("; ", missing));
+          "TaskQ tests run against a real PostgreSQL and a real Redis (D4), and "
+              + String.join("; and ", problems)
+              + ". See CONTRIBUTING.md, \"Services the tests need\".");
     }
-    return new TestServers(jdbcUrl, redisUrl);
+    return new TestServers(jdbc, redis);
   }
 
-  private static @Nullable String setting(String env, String property) {
-    String value = System.getProperty(property);
-    if (value == null || value.isBlank()) {
-      value = System.getenv(env);
+  private static @Nullable String find(
+      Server server,
+      Settings settings,
+      String localUrl,
+      ContainerFallback containers,
+      List<String> problems) {
+    String explicit = settings.get(server.variable);
+    if (explicit != null) {
+      String problem = server.syntaxProblem(explicit);
+      if (problem == null) {
+        problem = server.probe(explicit);
+      }
+      if (problem != null) {
+        problems.add(
+            server.variable
+                + "="
+                + redact(explicit)
+                + " is set but unusable: "
+                + redact(problem)
+                + ". Fix it or unset it");
+        return null;
+      }
+      return explicit;
     }
-    return value == null || value.isBlank() ? null : value;
+    String localProblem = server.probe(localUrl);
+    if (localProblem == null) {
+      return localUrl;
+    }
+    String dockerProblem = containers.unavailableReason();
+    if (dockerProblem == null) {
+      try {
+        return server.start(containers);
+      } catch (RuntimeException e) {
+        dockerProblem =
+            "Docker answered, but the container did not start: " + ServerProbe.oneLine(e);
+      }
+    }
+    problems.add(
+        server.label
+            + " is missing: "
+            + server.variable
+            + " is not set; nothing usable answers at "
+            + redact(localUrl)
+            + " ("
+            + redact(localProblem)
+            + "); and the Docker fallback is out: "
+            + dockerProblem
+            + ". Start "
+            + server.label
+            + " on 127.0.0.1, or set "
+            + server.variable);
+    return null;
   }
 
-  private static @Nullable String probePostgres(String url) {
-    Properties props = new Properties();
-    props.setProperty("connectTimeout", "3");
-    props.setProperty("socketTimeout", "10");
-    try (Connection c = DriverManager.getConnection(url, props)) {
-      return c.isValid(3) ? null : "connection not valid";
-    } catch (SQLException e) {
-      return e.getMessage();
-    }
+  /** Drops any password from a URL or message before it is shown. */
+  static String redact(String text) {
+    return text.replaceAll("(?i)(password=)[^&\\s]*", "$1***")
+        .replaceAll("://([^:/@\\s]*):[^@/\\s]*@", "://$1:***@");
   }
 
-  private static @Nullable String probeRedis(String url) {
-    RedisURI uri = RedisURI.create(url);
-    uri.setTimeout(Duration.ofSeconds(3));
-    RedisClient client = RedisClient.create(uri);
-    try (StatefulRedisConnection<String, String> c = client.connect()) {
-      return "PONG".equals(c.sync().ping()) ? null : "no PONG";
-    } catch (RuntimeException e) {
-      return e.getMessage();
-    } finally {
-      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-    }
-  }
+  /** What differs between the two servers. */
+  private enum Server {
+    POSTGRES("PostgreSQL", JDBC_VARIABLE),
+    REDIS("Redis", REDIS_VARIABLE);
 
-  /** Drops any password from a URL before it is shown. */
-  static String redact(String url) {
-    return url.replaceAll("(?i)(password=)[^&]*", "$1***")
-        .replaceAll("://([^:/@]+):[^@/]*@", "://$1:***@");
+    final String label;
+    final String variable;
+
+    Server(String label, String variable) {
+      this.label = label;
+      this.variable = variable;
+    }
+
+    @Nullable String syntaxProblem(String url) {
+      if (this == POSTGRES) {
+        return url.toLowerCase(Locale.ROOT).startsWith("jdbc:postgresql:")
+            ? null
+            : "not a PostgreSQL JDBC URL (it must start with jdbc:postgresql://)";
+      }
+      String lower = url.toLowerCase(Locale.ROOT);
+      if (!lower.startsWith("redis://") && !lower.startsWith("rediss://")) {
+        return "not a Redis URI like redis://host:6379 (it must start with redis:// or rediss://)";
+      }
+      try {
+        RedisURI uri = RedisURI.create(url);
+        return uri.getHost() == null || uri.getHost().isBlank()
+            ? "not a Redis URI like redis://host:6379 (no host)"
+            : null;
+      } catch (RuntimeException e) {
+        return "not a Redis URI like redis://host:6379 (" + ServerProbe.oneLine(e) + ")";
+      }
+    }
+
+    @Nullable String probe(String url) {
+      return this == POSTGRES ? ServerProbe.postgresProblem(url) : ServerProbe.redisProblem(url);
+    }
+
+    String start(ContainerFallback containers) {
+      return this == POSTGRES ? containers.startPostgres() : containers.startRedis();
+    }
   }
 }

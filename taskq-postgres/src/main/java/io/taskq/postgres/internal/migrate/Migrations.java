@@ -1,8 +1,8 @@
 package io.taskq.postgres.internal.migrate;
 
 import io.taskq.core.SchemaName;
+import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.postgres.SchemaMigrationException;
-import io.taskq.postgres.internal.AdvisoryLockKeys;
 import io.taskq.postgres.internal.NamedStatements;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -89,7 +89,7 @@ public final class Migrations {
 
   List<Migration> applyTo(Connection connection, SchemaName schema) {
     NamedStatements sql = NamedStatements.load(STATEMENTS, schema);
-    long key = AdvisoryLockKeys.key(AdvisoryLockKeys.name("migrate", schema));
+    long key = AdvisoryLockName.of(AdvisoryLockName.Purpose.MIGRATE, schema).key();
     try {
       if (!connection.getAutoCommit()) {
         throw new IllegalArgumentException(

@@ -1,0 +1,215 @@
+package io.taskq.postgres;
+
+import io.taskq.core.SchemaName;
+import io.taskq.core.TaskQConfig;
+import io.taskq.postgres.internal.client.JobInserter;
+import io.taskq.postgres.internal.client.JobStatements;
+import io.taskq.postgres.internal.client.Transactions;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * Enqueues, looks up and cancels jobs in one schema (L2, L6, L8). Thread-safe; holds no connection
+ * between calls.
+ *
+ * <p>Two ways to enqueue:
+ *
+ * <ul>
+ *   <li>{@link #enqueue(JobRequest)} / {@link #enqueueAll(List)} borrow a connection from the data
+ *       source and commit before returning;
+ *   <li>{@link #enqueue(Connection, JobRequest)} / {@link #enqueueAll(Connection, List)} run on the
+ *       caller's connection and neither commit, roll back nor close it: inside the caller's
+ *       transaction the job exists if and only if the caller's work commits. If a call fails there,
+ *       PostgreSQL has aborted the caller's transaction, which must be rolled back.
+ * </ul>
+ *
+ * A batch of any size is one statement per {@value #BATCH_ROWS_PER_STATEMENT} rows, and its ids
+ * come back in input order. Due jobs wake the workers with one {@code pg_notify} per queue on the
+ * schema's wake channel, delivered when the transaction commits (D11).
+ *
+ * <p>Every statement runs under the client's statement timeout (a JDBC query timeout, so nothing is
+ * set on the caller's session or transaction). Times (run-at of a delay, deadlines, unique windows)
+ * come from the database clock.
+ */
+public final class JobsClient {
+  /** Rows per insert statement of a batch. */
+  public static final int BATCH_ROWS_PER_STATEMENT = 5_000;
+
+  /** The default payload limit: 1 MiB of UTF-8. */
+  public static final long DEFAULT_MAX_PAYLOAD_BYTES = 1L << 20;
+
+  /** The default statement timeout; below the default socket timeout (D10). */
+  public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(10);
+
+  private final DataSource dataSource;
+  private final SchemaName schema;
+  private final JobInserter inserter;
+  private final JobStatements statements;
+
+  private JobsClient(Builder b) {
+    this.dataSource = b.dataSource;
+    this.schema = b.schema;
+    int timeoutSeconds = (int) Math.max(1, (b.statementTimeout.toMillis() + 999) / 1000);
+    this.inserter = new JobInserter(schema, b.maxPayloadBytes, timeoutSeconds);
+    this.statements = new JobStatements(schema, timeoutSeconds);
+  }
+
+  /** A client with default settings. The schema must be migrated already. */
+  public static JobsClient create(DataSource dataSource, SchemaName schema) {
+    return builder(dataSource, schema).build();
+  }
+
+  /**
+   * A client configured from {@code config}: its schema ({@code TASKQ_SCHEMA_NAME}), payload limit
+   * ({@code TASKQ_MAX_PAYLOAD_BYTES}), and the default statement timeout kept at or below the
+   * socket timeout ({@code TASKQ_SOCKET_TIMEOUT}, D10). The schema must be migrated already.
+   */
+  public static JobsClient create(DataSource dataSource, TaskQConfig config) {
+    Duration timeout =
+        config.socketTimeout().compareTo(DEFAULT_STATEMENT_TIMEOUT) < 0
+            ? config.socketTimeout()
+            : DEFAULT_STATEMENT_TIMEOUT;
+    return builder(dataSource, config.schemaName())
+        .maxPayloadBytes(config.maxPayloadBytes())
+        .statementTimeout(timeout)
+        .build();
+  }
+
+  /** A builder for a client of {@code schema} on {@code dataSource}. */
+  public static Builder builder(DataSource dataSource, SchemaName schema) {
+    return new Builder(dataSource, schema);
+  }
+
+  /** The schema this client works in. */
+  public SchemaName schema() {
+    return schema;
+  }
+
+  /**
+   * Enqueues one job and commits it.
+   *
+   * @return the job's id; for a {@code unique_for} request whose twin is live, the twin's id
+   * @throws IllegalArgumentException when the payload is over the client's limit (nothing sent)
+   * @throws JobStoreException when the database call fails
+   */
+  public long enqueue(JobRequest request) {
+    return enqueueAll(List.of(request)).get(0);
+  }
+
+  /**
+   * Enqueues a batch in one transaction: all jobs or none.
+   *
+   * @return the ids in the order of {@code requests}
+   */
+  public List<Long> enqueueAll(List<JobRequest> requests) {
+    boolean atomic = inserter.validate(requests);
+    if (requests.isEmpty()) {
+      return List.of();
+    }
+    try (Connection c = dataSource.getConnection()) {
+      return Transactions.owned(c, atomic, conn -> inserter.insert(conn, requests));
+    } catch (SQLException e) {
+      throw failure("enqueue", requests.size(), e);
+    }
+  }
+
+  /**
+   * Enqueues one job on the caller's connection, inside the caller's transaction when one is open
+   * (auto-commit off): it commits or rolls back with the caller's work. The connection is neither
+   * committed, rolled back nor closed. In auto-commit mode the job is committed at once.
+   */
+  public long enqueue(Connection connection, JobRequest request) {
+    return enqueueAll(connection, List.of(request)).get(0);
+  }
+
+  /** Enqueues a batch on the caller's connection; see {@link #enqueue(Connection, JobRequest)}. */
+  public List<Long> enqueueAll(Connection connection, List<JobRequest> requests) {
+    Objects.requireNonNull(connection, "connection");
+    boolean atomic = inserter.validate(requests);
+    if (requests.isEmpty()) {
+      return List.of();
+    }
+    try {
+      return Transactions.borrowed(connection, atomic, conn -> inserter.insert(conn, requests));
+    } catch (SQLException e) {
+      throw failure("enqueue", requests.size(), e);
+    }
+  }
+
+  /** The job with {@code id} in this schema (also once archived), or empty. */
+  public Optional<JobInfo> find(long id) {
+    try (Connection c = dataSource.getConnection()) {
+      return statements.find(c, id);
+    } catch (SQLException e) {
+      throw new JobStoreException("cannot look up job " + id + " in " + schema.quoted(), e);
+    }
+  }
+
+  /**
+   * Cancels one job (L8): a scheduled or pending job becomes {@code cancelled} at once, with its
+   * event row in the same transaction; a running job gets a cancel request its handler can observe.
+   */
+  public CancelResult cancel(long id) {
+    try (Connection c = dataSource.getConnection()) {
+      return Transactions.owned(c, false, conn -> statements.cancel(conn, id));
+    } catch (SQLException e) {
+      throw new JobStoreException("cannot cancel job " + id + " in " + schema.quoted(), e);
+    }
+  }
+
+  private JobStoreException failure(String what, int jobs, SQLException e) {
+    return new JobStoreException(
+        "cannot " + what + " " + jobs + (jobs == 1 ? " job" : " jobs") + " in " + schema.quoted(),
+        e);
+  }
+
+  /** Settings of a {@link JobsClient}; each setter validates its argument at once. */
+  public static final class Builder {
+    private final DataSource dataSource;
+    private final SchemaName schema;
+    private long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+    private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
+
+    private Builder(DataSource dataSource, SchemaName schema) {
+      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+      this.schema = Objects.requireNonNull(schema, "schema");
+    }
+
+    /**
+     * The largest payload accepted, in UTF-8 bytes; a larger one fails with an {@link
+     * IllegalArgumentException} before reaching the database. 1 to 256 MiB; default 1 MiB.
+     */
+    public Builder maxPayloadBytes(long bytes) {
+      if (bytes < 1 || bytes > 256L << 20) {
+        throw new IllegalArgumentException(
+            "maxPayloadBytes must be in [1, " + (256L << 20) + "], was " + bytes);
+      }
+      this.maxPayloadBytes = bytes;
+      return this;
+    }
+
+    /**
+     * The longest any one statement of the client may run, lock waits included, rounded up to whole
+     * seconds; 1 s to 1 h. Default 10 s. Keep it below the connection's socket timeout.
+     */
+    public Builder statementTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "statementTimeout");
+      if (timeout.compareTo(Duration.ofSeconds(1)) < 0
+          || timeout.compareTo(Duration.ofHours(1)) > 0) {
+        throw new IllegalArgumentException(
+            "statementTimeout must be in [PT1S, PT1H], was " + timeout);
+      }
+      this.statementTimeout = timeout;
+      return this;
+    }
+
+    public JobsClient build() {
+      return new JobsClient(this);
+    }
+  }
+}

@@ -1,0 +1,196 @@
+package io.taskq.postgres.internal.client;
+
+import io.taskq.core.SchemaName;
+import io.taskq.core.internal.AdvisoryLockName;
+import io.taskq.core.internal.NotifyChannels;
+import io.taskq.postgres.JobRequest;
+import io.taskq.postgres.JobsClient;
+import io.taskq.postgres.internal.NamedStatements;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Inserts jobs: a whole batch in one {@code insert_jobs} statement (chunked past {@value
+ * #CHUNK_ROWS} rows or {@value #CHUNK_BYTES} payload bytes), unique ones under their keyed locks.
+ *
+ * <p>Order of work, all on one connection and, when it takes more than one statement, in one
+ * transaction:
+ *
+ * <ol>
+ *   <li>payload sizes are checked against the client's limit (nothing is sent when one is over);
+ *   <li>requests sharing an actor and unique key are folded into the first (one statement cannot
+ *       see its own rows, so the database could not fold them);
+ *   <li>the keyed locks of every unique request are taken in one statement, in key order;
+ *   <li>each chunk is inserted; the ids come back mapped to the input order.
+ * </ol>
+ *
+ * <p>Unique requests need READ COMMITTED (PostgreSQL's default): the lookup statement must take a
+ * fresh snapshot after the lock was granted. Under REPEATABLE READ or SERIALIZABLE a caller's
+ * transaction could miss a twin committed while it waited for the lock.
+ */
+public final class JobInserter {
+  static final int CHUNK_ROWS = JobsClient.BATCH_ROWS_PER_STATEMENT;
+  static final long CHUNK_BYTES = 16L * 1024 * 1024;
+
+  private final SchemaName schema;
+  private final NamedStatements sql;
+  private final String wakeChannel;
+  private final long maxPayloadBytes;
+  private final int timeoutSeconds;
+
+  public JobInserter(SchemaName schema, long maxPayloadBytes, int timeoutSeconds) {
+    this.schema = schema;
+    this.sql = NamedStatements.load("io/taskq/postgres/sql/enqueue.sql", schema);
+    this.wakeChannel = NotifyChannels.of(schema).wake().name();
+    this.maxPayloadBytes = maxPayloadBytes;
+    this.timeoutSeconds = timeoutSeconds;
+  }
+
+  /**
+   * Checks the requests before any database work.
+   *
+   * @return whether inserting them takes more than one statement, so needs one transaction
+   * @throws IllegalArgumentException naming the request whose payload is over the limit
+   */
+  public boolean validate(List<JobRequest> requests) {
+    long bytes = 0;
+    boolean unique = false;
+    for (int i = 0; i < requests.size(); i++) {
+      JobRequest r = requests.get(i);
+      if (r.payloadBytes() > maxPayloadBytes) {
+        throw new IllegalArgumentException(
+            "payload of "
+                + (requests.size() == 1 ? "the job" : "job " + i + " of the batch")
+                + " (actor '"
+                + r.actor()
+                + "') is "
+                + r.payloadBytes()
+                + " bytes in UTF-8; this client allows at most "
+                + maxPayloadBytes
+                + " (maxPayloadBytes)");
+      }
+      bytes += r.payloadBytes();
+      unique |= r.uniqueKey() != null;
+    }
+    return unique || requests.size() > CHUNK_ROWS || bytes > CHUNK_BYTES;
+  }
+
+  /** Inserts {@code requests}; the ids are in input order. Call {@link #validate} first. */
+  public List<Long> insert(Connection c, List<JobRequest> requests) throws SQLException {
+    List<JobRequest> rows = new ArrayList<>(requests.size());
+    int[] rowOf = fold(requests, rows);
+    lockUniqueKeys(c, rows);
+    long[] ids = new long[rows.size()];
+    int from = 0;
+    while (from < rows.size()) {
+      int to = chunkEnd(rows, from);
+      insertChunk(c, rows.subList(from, to), ids, from);
+      from = to;
+    }
+    List<Long> out = new ArrayList<>(requests.size());
+    for (int row : rowOf) {
+      out.add(ids[row]);
+    }
+    return out;
+  }
+
+  /** Fills {@code rows} with the distinct requests; returns each request's row. */
+  private static int[] fold(List<JobRequest> requests, List<JobRequest> rows) {
+    int[] rowOf = new int[requests.size()];
+    Map<List<String>, Integer> firstRow = new HashMap<>();
+    for (int i = 0; i < requests.size(); i++) {
+      JobRequest r = requests.get(i);
+      String key = r.uniqueKey();
+      Integer seen = key == null ? null : firstRow.get(List.of(r.actor(), key));
+      if (seen != null) {
+        rowOf[i] = seen;
+        continue;
+      }
+      if (key != null) {
+        firstRow.put(List.of(r.actor(), key), rows.size());
+      }
+      rowOf[i] = rows.size();
+      rows.add(r);
+    }
+    return rowOf;
+  }
+
+  private void lockUniqueKeys(Connection c, List<JobRequest> rows) throws SQLException {
+    TreeSet<Long> keys = new TreeSet<>();
+    for (JobRequest r : rows) {
+      String key = r.uniqueKey();
+      if (key != null) {
+        keys.add(AdvisoryLockName.uniqueFor(schema, r.actor(), key).key());
+      }
+    }
+    if (keys.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.get("lock_unique_keys"))) {
+      ps.setQueryTimeout(timeoutSeconds);
+      ps.setObject(1, keys.toArray(new Long[0]));
+      ps.execute();
+    }
+  }
+
+  private static int chunkEnd(List<JobRequest> rows, int from) {
+    long bytes = 0;
+    int to = from;
+    while (to < rows.size() && to - from < CHUNK_ROWS) {
+      bytes += rows.get(to).payloadBytes();
+      if (to > from && bytes > CHUNK_BYTES) {
+        break;
+      }
+      to++;
+    }
+    return to;
+  }
+
+  private void insertChunk(Connection c, List<JobRequest> chunk, long[] ids, int offset)
+      throws SQLException {
+    List<Long> inserted = new ArrayList<>(chunk.size());
+    long[] twins = new long[chunk.size()];
+    try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs"))) {
+      ps.setQueryTimeout(timeoutSeconds);
+      new EnqueueColumns(chunk).bind(ps);
+      ps.setString(EnqueueColumns.PARAMETERS + 1, wakeChannel);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          long id = rs.getLong(1);
+          boolean noId = rs.wasNull();
+          long ord = rs.getLong(2);
+          if (rs.wasNull()) {
+            if (!noId) {
+              inserted.add(id);
+            }
+          } else {
+            twins[(int) ord - 1] = id;
+          }
+        }
+      }
+    }
+    assign(inserted, twins, ids, offset);
+  }
+
+  /** Identity ids rise in insert order, which is input order (ORDER BY ord in the statement). */
+  private static void assign(List<Long> inserted, long[] twins, long[] ids, int offset) {
+    long[] fresh = inserted.stream().mapToLong(Long::longValue).sorted().toArray();
+    long expected = Arrays.stream(twins).filter(t -> t == 0).count();
+    if (fresh.length != expected) {
+      throw new IllegalStateException(
+          "insert_jobs returned " + fresh.length + " new ids for " + expected + " new rows");
+    }
+    int next = 0;
+    for (int i = 0; i < twins.length; i++) {
+      ids[offset + i] = twins[i] != 0 ? twins[i] : fresh[next++];
+    }
+  }
+}

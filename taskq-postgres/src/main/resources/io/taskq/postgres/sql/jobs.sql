@@ -1,0 +1,60 @@
+-- Looking jobs up and cancelling them (L8). {schema} is the validated, quoted schema (M3).
+
+-- name: find
+-- A job is in the hot table or, once pruned (S11), in the archive: two primary-key lookups.
+SELECT id, actor, queue, status, priority, payload::text, run_at, attempt, max_attempts,
+       retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, deadline_at, locked_by,
+       lock_expires_at, cancel_requested_at, unique_key, unique_until, result::text,
+       result_expires_at, error_class, error_message, error_stack, created_at, started_at,
+       finished_at,
+       ARRAY(SELECT key FROM jsonb_each_text(labels) ORDER BY key) AS label_keys,
+       ARRAY(SELECT value FROM jsonb_each_text(labels) ORDER BY key) AS label_values,
+       false AS archived
+FROM {schema}.jobs
+WHERE id = ?
+UNION ALL
+SELECT id, actor, queue, status, priority, payload::text, run_at, attempt, max_attempts,
+       retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, deadline_at, locked_by,
+       lock_expires_at, cancel_requested_at, unique_key, unique_until, result::text,
+       result_expires_at, error_class, error_message, error_stack, created_at, started_at,
+       finished_at,
+       ARRAY(SELECT key FROM jsonb_each_text(labels) ORDER BY key),
+       ARRAY(SELECT value FROM jsonb_each_text(labels) ORDER BY key),
+       true
+FROM {schema}.jobs_archive
+WHERE id = ?
+LIMIT 1
+
+-- name: cancel
+-- L8: one statement on the job row. Under READ COMMITTED the UPDATE re-reads a row another
+-- transaction changed meanwhile, so the CASE arms see the latest status:
+--   scheduled / pending -> cancelled now (finished_at stamped);
+--   running             -> cancel_requested_at stamped (kept if already set); the worker ends it.
+-- B6/L1: the 'cancelled' job_events row is written by the same statement, so it commits with the
+-- transition and never alone. B4: written times come from clock_timestamp().
+-- Result: one row (the job's new status) when the job was cancellable, none otherwise.
+WITH changed AS (
+  UPDATE {schema}.jobs
+  SET status = CASE WHEN status = 'running' THEN status ELSE 'cancelled' END,
+      finished_at = CASE WHEN status = 'running' THEN finished_at ELSE clock_timestamp() END,
+      cancel_requested_at = CASE WHEN status = 'running'
+                                 THEN COALESCE(cancel_requested_at, clock_timestamp())
+                                 ELSE cancel_requested_at END
+  WHERE id = ?
+    AND status IN ('scheduled', 'pending', 'running')
+  RETURNING id, status, actor, queue, attempt, finished_at
+),
+event AS (
+  INSERT INTO {schema}.job_events (job_id, kind, actor, queue, attempt, occurred_at)
+  SELECT id, 'cancelled', actor, queue, attempt, finished_at
+  FROM changed
+  WHERE status = 'cancelled'
+)
+SELECT status FROM changed
+
+-- name: status
+-- After a cancel that changed nothing: is the job terminal, or unknown?
+SELECT status FROM {schema}.jobs WHERE id = ?
+UNION ALL
+SELECT status FROM {schema}.jobs_archive WHERE id = ?
+LIMIT 1
