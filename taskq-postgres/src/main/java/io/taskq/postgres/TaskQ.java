@@ -26,6 +26,7 @@ import org.jspecify.annotations.Nullable;
  * try (TaskQ taskq = TaskQ.builder(dataSource).build()) {
  *   taskq.register(Actor.rawJson("send-email", (json, ctx) -> mailer.send(json)));
  *   taskq.start();
+ *   taskq.jobs().enqueue(JobRequest.of("send-email", "{\"to\": \"a@example.com\"}"));
  *   ...
  * }
  * }</pre>
@@ -54,6 +55,7 @@ public final class TaskQ implements AutoCloseable {
   private final Map<String, Actor<?>> actors = new LinkedHashMap<>();
   private State state = State.NEW;
   private @Nullable HikariDataSource ownedPool;
+  private @Nullable JobsClient jobs;
   private @Nullable Worker worker;
 
   private TaskQ(Builder builder, TaskQConfig config) {
@@ -106,8 +108,8 @@ public final class TaskQ implements AutoCloseable {
     if (actors.isEmpty()) {
       throw new IllegalStateException("register at least one actor before start()");
     }
-    state = State.STARTED;
     DataSource dataSource = dataSource();
+    state = State.STARTED;
     if (migrate) {
       Migrations.apply(dataSource, config.schemaName());
     }
@@ -120,12 +122,34 @@ public final class TaskQ implements AutoCloseable {
             executor);
   }
 
+  /**
+   * The client to enqueue, look up and cancel jobs in this TaskQ's schema. Usable before {@link
+   * #start()} (a process may enqueue without running workers), once the schema is migrated.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized JobsClient jobs() {
+    JobsClient client = jobs;
+    if (client == null) {
+      client = JobsClient.create(dataSource(), config);
+      jobs = client;
+    }
+    return client;
+  }
+
+  /** The application's data source, or the pool TaskQ opens on first use. */
   private DataSource dataSource() {
+    if (state == State.CLOSED) {
+      throw new IllegalStateException("TaskQ is closed");
+    }
     if (givenDataSource != null) {
       return givenDataSource;
     }
-    HikariDataSource pool = OwnedPool.open(config);
-    ownedPool = pool;
+    HikariDataSource pool = ownedPool;
+    if (pool == null) {
+      pool = OwnedPool.open(config);
+      ownedPool = pool;
+    }
     return pool;
   }
 
@@ -148,6 +172,7 @@ public final class TaskQ implements AutoCloseable {
     state = State.CLOSED;
     worker = null;
     ownedPool = null;
+    jobs = null;
     try {
       if (running != null) {
         running.close();

@@ -109,7 +109,7 @@ class CancelRunningTest {
       taskq.register(waitsForCancel("cancel-throws", entered, observed, true));
       taskq.start();
       assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-      requestCancel(db, id);
+      assertThat(taskq.jobs().cancel(id)).isEqualTo(CancelResult.CANCEL_REQUESTED);
       await().atMost(Duration.ofSeconds(10)).until(() -> db.status(id).equals("cancelled"));
     }
     assertThat(observed).isTrue();

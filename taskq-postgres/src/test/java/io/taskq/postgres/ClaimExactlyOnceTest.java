@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.taskq.core.Actor;
-import io.taskq.core.RetryPolicy;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.time.Duration;
@@ -32,7 +31,11 @@ class ClaimExactlyOnceTest {
   @Test
   void threeWorkers_runEveryJobExactlyOnce(TestServices services) throws Exception {
     TestDb db = TestDb.of(services).migrate();
-    List<Long> ids = db.enqueue("count", "default", JOBS, RetryPolicy.defaults());
+    List<JobRequest> requests = new ArrayList<>();
+    for (int i = 0; i < JOBS; i++) {
+      requests.add(JobRequest.of("count", "{\"n\": " + i + "}"));
+    }
+    List<Long> ids = JobsClient.create(db.dataSource, db.schema).enqueueAll(requests);
     Map<Long, AtomicInteger> runs = new ConcurrentHashMap<>();
     List<TaskQ> workers = new ArrayList<>();
     Set<String> workerIds = new HashSet<>();

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.taskq.core.Actor;
-import io.taskq.core.RetryPolicy;
 import io.taskq.core.TaskQConfig;
 import io.taskq.postgres.internal.worker.Worker;
 import io.taskq.testing.TaskQTest;
@@ -53,9 +52,10 @@ class ListenPickupTest {
       taskq.register(Actor.rawJson("ping", (json, ctx) -> null));
       taskq.start();
       awaitIdleListening(taskq.runningWorker());
+      // Another connection, another client: its enqueue sends the wake NOTIFY on commit.
+      JobsClient client = JobsClient.create(db.dataSource, db.schema);
       for (int round = 0; round < 3; round++) {
-        long id = db.enqueueOne("ping", RetryPolicy.defaults());
-        db.notifyWake();
+        long id = client.enqueue(JobRequest.of("ping", "{\"round\": " + round + "}"));
         await().atMost(PICKUP).until(() -> db.status(id).equals("succeeded"));
       }
       assertThat(taskq.runningWorker().wakeNotifications()).isGreaterThanOrEqualTo(3);
@@ -81,8 +81,7 @@ class ListenPickupTest {
       assertThat(worker.faults().listen().fired()).isEqualTo(1);
       assertThat(worker.faults().listen().remaining()).isZero();
 
-      long id = db.enqueueOne("ping", RetryPolicy.defaults());
-      db.notifyWake();
+      long id = JobsClient.create(db.dataSource, db.schema).enqueue(JobRequest.of("ping", "{}"));
       await().atMost(PICKUP).until(() -> db.status(id).equals("succeeded"));
     }
   }
