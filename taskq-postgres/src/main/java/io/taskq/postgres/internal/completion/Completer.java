@@ -26,9 +26,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Handler threads only queue their outcome ({@link #submit}); one completer thread takes
  * everything queued (up to the batch size) and records it with one statement in one transaction.
- * While that statement runs, new outcomes queue up and go in the next one, so under load a batch
- * holds many outcomes and the write transactions per job fall, while an idle worker records a lone
- * outcome at once (no linger).
+ * While that statement runs, new outcomes queue up and go in the next one. Before taking a batch
+ * smaller than {@code flushAt} (the handler slot count: what one claim can bring), the completer
+ * lingers a moment for more; so under load one claim and one completion statement serve a whole
+ * batch of jobs, which is what keeps the write transactions per job low. The linger delays only the
+ * recording of an outcome, never the pickup of a job.
  *
  * <p>Failures. A transient failure (connection lost, pool timeout, statement timeout, deadlock)
  * keeps the batch and retries it with backoff (50 ms to 2 s): outcomes are never dropped while the
@@ -50,6 +52,8 @@ public final class Completer implements Runnable {
   private final FencedWrites fenced;
   private final LongConsumer retryDueIn;
   private final int batchSize;
+  private final int flushAt;
+  private final long lingerNanos;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final ArrayDeque<Completion> queue = new ArrayDeque<>();
@@ -61,18 +65,25 @@ public final class Completer implements Runnable {
 
   /**
    * @param retryDueIn told how many milliseconds until each retry this worker scheduled is due
+   * @param batchSize most outcomes per statement
+   * @param flushAt a batch this large is written at once; a smaller one waits up to {@code linger}
+   *     for more
    */
   public Completer(
       CompletionWriter writer,
       InFlight inFlight,
       FencedWrites fenced,
       LongConsumer retryDueIn,
-      int batchSize) {
+      int batchSize,
+      int flushAt,
+      Duration linger) {
     this.writer = writer;
     this.inFlight = inFlight;
     this.fenced = fenced;
     this.retryDueIn = retryDueIn;
     this.batchSize = batchSize;
+    this.flushAt = Math.max(1, Math.min(flushAt, batchSize));
+    this.lingerNanos = linger.toNanos();
   }
 
   /** Queues a finished attempt for recording. */
@@ -127,6 +138,7 @@ public final class Completer implements Runnable {
           changed.awaitNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
       }
+      linger();
       List<Completion> batch = new ArrayList<>(Math.min(queue.size(), batchSize));
       while (!queue.isEmpty() && batch.size() < batchSize) {
         batch.add(queue.pollFirst());
@@ -134,6 +146,17 @@ public final class Completer implements Runnable {
       return batch;
     } finally {
       lock.unlock();
+    }
+  }
+
+  private void linger() throws InterruptedException {
+    long until = System.nanoTime() + lingerNanos;
+    while (!finishing && queue.size() < flushAt) {
+      long left = until - System.nanoTime();
+      if (left <= 0) {
+        return;
+      }
+      changed.awaitNanos(left);
     }
   }
 

@@ -116,7 +116,9 @@ public final class Worker implements AutoCloseable {
             inFlight,
             fenced,
             gate::wakeIn,
-            settings.completionBatchSize());
+            settings.completionBatchSize(),
+            settings.concurrency(),
+            settings.completionLinger());
     this.heartbeat =
         new Heartbeat(
             dataSource,

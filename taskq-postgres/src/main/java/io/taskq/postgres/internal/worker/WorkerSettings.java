@@ -30,6 +30,8 @@ import java.util.TreeSet;
  * @param claimGather how long the dispatcher waits for more free slots before claiming fewer than a
  *     full batch while handlers are busy, 0 to 1 s
  * @param completionBatchSize most outcomes one completion statement records, 1 to 10 000
+ * @param completionLinger how long the completer waits for a fuller batch (up to the handler slot
+ *     count) before recording fewer outcomes, 0 to 1 s
  */
 public record WorkerSettings(
     SchemaName schema,
@@ -43,12 +45,16 @@ public record WorkerSettings(
     Duration resultTtl,
     Duration maxRetryBackoff,
     Duration claimGather,
-    int completionBatchSize) {
+    int completionBatchSize,
+    Duration completionLinger) {
   /** How long a busy dispatcher waits for a fuller claim batch. */
   public static final Duration DEFAULT_CLAIM_GATHER = Duration.ofMillis(2);
 
   /** Most outcomes one completion statement records. */
   public static final int DEFAULT_COMPLETION_BATCH_SIZE = 500;
+
+  /** How long the completer waits for a fuller batch. */
+  public static final Duration DEFAULT_COMPLETION_LINGER = Duration.ofMillis(2);
 
   private static final Duration TEN_YEARS = Duration.ofDays(3650);
 
@@ -70,6 +76,7 @@ public record WorkerSettings(
     checkRange("resultTtl", resultTtl, Duration.ZERO, TEN_YEARS);
     checkRange("maxRetryBackoff", maxRetryBackoff, Duration.ofMillis(1), TEN_YEARS);
     checkRange("claimGather", claimGather, Duration.ZERO, Duration.ofSeconds(1));
+    checkRange("completionLinger", completionLinger, Duration.ZERO, Duration.ofSeconds(1));
   }
 
   /**
@@ -92,7 +99,8 @@ public record WorkerSettings(
         config.resultTtl(),
         config.maxRetryBackoff(),
         DEFAULT_CLAIM_GATHER,
-        DEFAULT_COMPLETION_BATCH_SIZE);
+        DEFAULT_COMPLETION_BATCH_SIZE,
+        DEFAULT_COMPLETION_LINGER);
   }
 
   private static void checkRange(String knob, int value, int min, int max) {

@@ -24,7 +24,8 @@ class WorkerSettingsTest {
         Duration.ofDays(1),
         Duration.ofHours(1),
         Duration.ofMillis(2),
-        500);
+        500,
+        Duration.ofMillis(2));
   }
 
   @Test
