@@ -135,6 +135,30 @@ class ResultTest {
       await().atMost(Duration.ofSeconds(10)).until(() -> db.status(id).equals("failed"));
     }
     assertThat(db.job(id).get("error_class")).isEqualTo("InvalidResult");
-    assertThat(String.valueOf(db.job(id).get("error_message"))).contains("invalid input syntax");
+    assertThat(String.valueOf(db.job(id).get("error_message")))
+        .startsWith("the handler's result is not valid JSON: ");
+  }
+
+  @Test
+  void resultRefusedOnlyByTheDatabase_failsItsJobAloneAndTheBatchIsStillRecorded(
+      TestServices services) throws Exception {
+    TestDb db = TestDb.of(services);
+    List<Long> ids = db.enqueue("mixed", "default", 6, ONCE);
+    long poison = ids.get(2);
+    // Valid JSON, but beyond what jsonb's numeric can hold: refused by the server alone.
+    try (TaskQ taskq = db.taskq(db.config().workerConcurrency(6))) {
+      taskq.register(
+          Actor.rawJson("mixed", (json, ctx) -> ctx.jobId() == poison ? "1e200000" : "[true]"));
+      taskq.start();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> db.count("jobs WHERE status IN ('succeeded', 'failed')") == 6);
+    }
+    assertThat(db.status(poison)).isEqualTo("failed");
+    assertThat(db.job(poison).get("error_class")).isEqualTo("InvalidResult");
+    assertThat(String.valueOf(db.job(poison).get("error_message")))
+        .startsWith("the database refused the handler's result: ");
+    assertThat(db.count("jobs WHERE status = 'succeeded' AND result = '[true]'")).isEqualTo(5);
+    assertThat(db.count("job_attempts")).isEqualTo(6);
   }
 }

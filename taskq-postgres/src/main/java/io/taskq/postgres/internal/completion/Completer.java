@@ -45,7 +45,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Completer implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(Completer.class);
-  private static final String INVALID_RESULT = "InvalidResult";
 
   private final CompletionWriter writer;
   private final InFlight inFlight;
@@ -220,7 +219,7 @@ public final class Completer implements Runnable {
     }
     if (c.outcome().succeeded()) {
       String why = "the database refused the handler's result: " + refusal.getMessage();
-      flush(List.of(new Completion(c.job(), Outcome.failed(INVALID_RESULT, why))));
+      flush(List.of(new Completion(c.job(), Outcome.failed(Outcome.INVALID_RESULT, why))));
       return;
     }
     LOG.error(

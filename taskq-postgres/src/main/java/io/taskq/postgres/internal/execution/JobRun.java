@@ -1,6 +1,7 @@
 package io.taskq.postgres.internal.execution;
 
 import io.taskq.core.Actor;
+import io.taskq.postgres.internal.JsonSyntax;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,14 +43,26 @@ final class JobRun<T> implements Runnable {
     }
   }
 
+  /**
+   * The result as storable JSON; a result that is not one JSON value fails the attempt here, on the
+   * handler's thread, rather than the completion statement of a whole batch.
+   */
+  private Outcome encoded(Object result) {
+    String json = ResultText.sanitize(actor.codec().encode(result));
+    String problem = JsonSyntax.problem(json);
+    return problem == null
+        ? Outcome.succeeded(json)
+        : Outcome.failed(
+            Outcome.INVALID_RESULT, "the handler's result is not valid JSON: " + problem);
+  }
+
   @SuppressWarnings("InterruptedExceptionSwallowed") // the interrupt ends this job only: see exit()
   private Outcome execute() {
     job.enter(Thread.currentThread());
     try {
       T payload = actor.codec().decode(job.payload());
       Object result = actor.handler().handle(payload, job);
-      return Outcome.succeeded(
-          result == null ? null : ResultText.sanitize(actor.codec().encode(result)));
+      return result == null ? Outcome.succeeded(null) : encoded(result);
     } catch (Throwable error) {
       LOG.debug("{} failed: {}", job, error.toString());
       return Outcome.failed(error);

@@ -13,6 +13,8 @@ public record Outcome(
     @Nullable String errorClass,
     @Nullable String errorMessage,
     @Nullable String errorStack) {
+  /** The {@code error_class} of a result that cannot be stored as JSON. */
+  public static final String INVALID_RESULT = "InvalidResult";
 
   /** The handler returned; {@code resultJson} is the encoded result or null for none. */
   public static Outcome succeeded(@Nullable String resultJson) {
