@@ -42,12 +42,9 @@ else
   retry = (permits - tokens) * interval - (now - ts)
 end
 
-if tokens >= capacity then
-  -- a full bucket is the same as no bucket
-  redis.call('DEL', KEYS[1])
-else
-  local until_full = (capacity - tokens) * interval - (now - ts)
-  redis.call('HSET', KEYS[1], 'tokens', string.format('%.0f', tokens), 'ts', string.format('%.0f', ts))
-  redis.call('PEXPIRE', KEYS[1], string.format('%.0f', math.ceil(until_full / 1000) + ttl_slack_ms))
-end
+-- a request takes at least one token, so the bucket is never full here; once it refills, the key
+-- expires and a missing key reads as a full bucket
+local until_full = (capacity - tokens) * interval - (now - ts)
+redis.call('HSET', KEYS[1], 'tokens', string.format('%.0f', tokens), 'ts', string.format('%.0f', ts))
+redis.call('PEXPIRE', KEYS[1], string.format('%.0f', math.ceil(until_full / 1000) + ttl_slack_ms))
 return {allowed, retry, tokens}
