@@ -71,7 +71,7 @@ class RedisKeyLayoutTest {
 
     List<String> keys =
         raw.keysStartingWith("taskq:" + s + ":").stream()
-            .filter(key -> key.contains("layout"))
+            .filter(key -> key.endsWith(":layout"))
             .toList();
     assertThat(keys)
         .containsExactly(
