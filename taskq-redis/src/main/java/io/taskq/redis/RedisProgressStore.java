@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -181,7 +182,12 @@ public final class RedisProgressStore implements ProgressStore, AutoCloseable {
       log.debug("ignoring a message on {} that is not a TaskQ progress report", keys.schema());
       return;
     }
-    listenerThread.execute(() -> listeners.forEach(listener -> listener.offer(progress)));
+    try {
+      listenerThread.execute(() -> listeners.forEach(listener -> listener.offer(progress)));
+    } catch (RejectedExecutionException closing) {
+      log.debug(
+          "progress store closed; a last report for job {} is not delivered", progress.jobId());
+    }
   }
 
   private <T> T unavailable(

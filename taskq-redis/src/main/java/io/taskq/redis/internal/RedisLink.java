@@ -44,7 +44,7 @@ public final class RedisLink implements AutoCloseable {
   private final String maskedUrl;
   private final Duration commandTimeout;
   private final AtomicBoolean available = new AtomicBoolean(true);
-  private @Nullable StatefulRedisConnection<String, String> connection;
+  private volatile @Nullable StatefulRedisConnection<String, String> connection;
   private @Nullable RedisException lastConnectFailure;
   private long lastConnectFailureNanos;
   private volatile boolean closed;
@@ -101,7 +101,8 @@ public final class RedisLink implements AutoCloseable {
    * @throws RedisException when Redis cannot be reached; see {@link RedisFailures}
    */
   public RedisCommands<String, String> commands() {
-    return connection().sync();
+    StatefulRedisConnection<String, String> open = connection;
+    return (open != null && !closed ? open : connection()).sync();
   }
 
   private synchronized StatefulRedisConnection<String, String> connection() {
