@@ -1,0 +1,73 @@
+package io.taskq.postgres.internal.sweep;
+
+import io.taskq.core.SchemaName;
+import io.taskq.core.internal.AdvisoryLockName;
+import io.taskq.postgres.internal.NamedStatements;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.LocalTime;
+
+/**
+ * S11 archive expiry: hard-deletes {@code jobs_archive} rows archived more than {@code
+ * archiveRetention} ago.
+ *
+ * <p>Each batch first takes the transaction-scoped advisory lock {@code
+ * taskq:archive_expiry:{schema}} ({@code pg_try_advisory_xact_lock}, M1): when another process
+ * holds it, the batch does nothing and returns 0. One {@code DELETE} of at most {@code
+ * TASKQ_PRUNE_BATCH_SIZE} rows per batch; no {@code job_events} rows.
+ */
+public final class ArchiveExpirySweep implements SweepBatch {
+  /** The sweep's name in metrics and logs. */
+  public static final String NAME = "archive_expiry";
+
+  /** Daily, drained until a batch deletes nothing. */
+  public static final Cadence CADENCE = Cadence.DAILY;
+
+  /** {@code TASKQ_PRUNE_BATCH_SIZE}'s default. */
+  public static final int DEFAULT_BATCH_SIZE = PruneSweep.DEFAULT_BATCH_SIZE;
+
+  /** The default daily run time, UTC: an hour after prune. */
+  public static final LocalTime DEFAULT_TIME = LocalTime.of(4, 0);
+
+  private static final String SQL = "io/taskq/postgres/sql/sweep/archive_expiry.sql";
+
+  private final String tryLock;
+  private final String deleteExpiredArchive;
+  private final long lockKey;
+  private final SweepPeriod retention;
+
+  /**
+   * An expiry of {@code schema}'s {@code jobs_archive}.
+   *
+   * @param archiveRetention how long an archived job is kept; above zero, at most 36 500 days
+   * @throws IllegalArgumentException when {@code archiveRetention} is out of range
+   */
+  public ArchiveExpirySweep(SchemaName schema, Duration archiveRetention) {
+    this.retention = SweepPeriod.positive("TASKQ_ARCHIVE_RETENTION", archiveRetention);
+    NamedStatements sql = NamedStatements.load(SQL, schema);
+    this.tryLock = sql.get("try_lock");
+    this.deleteExpiredArchive = sql.get("delete_expired_archive");
+    this.lockKey = AdvisoryLockName.of(AdvisoryLockName.Purpose.ARCHIVE_EXPIRY, schema).key();
+  }
+
+  @Override
+  public String sweepName() {
+    return NAME;
+  }
+
+  /** Returns the archive rows deleted; 0 when another process holds the archive-expiry lock. */
+  @Override
+  public int run(Connection tx, int batchSize) throws SQLException {
+    SweepArguments.check(NAME, tx, batchSize);
+    if (!TransactionLock.tryTake(tx, tryLock, lockKey)) {
+      return 0;
+    }
+    try (PreparedStatement ps = tx.prepareStatement(deleteExpiredArchive)) {
+      ps.setLong(1, retention.micros());
+      ps.setInt(2, batchSize);
+      return ps.executeUpdate();
+    }
+  }
+}
