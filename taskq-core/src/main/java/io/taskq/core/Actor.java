@@ -1,0 +1,171 @@
+package io.taskq.core;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A named kind of job and the handler that runs it: what an application registers with a worker.
+ *
+ * <p>Jobs are enqueued for an actor by name; a worker claims only jobs of the actors registered
+ * with it, on the queues it serves. The actor's queue is where its jobs go unless an enqueue names
+ * another; its retry policy, when set, is the default an enqueue stamps on the job when the request
+ * names none (the job then keeps that policy for life, L3).
+ *
+ * <pre>{@code
+ * Actor<String> sendEmail = Actor.builder("send-email", PayloadCodec.rawJson(), (json, ctx) -> {
+ *       mailer.send(json);
+ *       return null;
+ *     })
+ *     .queue("mail")
+ *     .build();
+ * }</pre>
+ *
+ * @param <T> the payload type the handler receives
+ */
+public final class Actor<T> {
+  /** Longest actor or queue name, in characters. */
+  public static final int MAX_NAME_LENGTH = 128;
+
+  /** The queue an actor's jobs go to unless configured otherwise. */
+  public static final String DEFAULT_QUEUE = "default";
+
+  private final String name;
+  private final String queue;
+  private final PayloadCodec<T> codec;
+  private final JobHandler<T> handler;
+  private final @Nullable RetryPolicy retryPolicy;
+
+  private Actor(Builder<T> builder) {
+    this.name = builder.name;
+    this.queue = builder.queue;
+    this.codec = builder.codec;
+    this.handler = builder.handler;
+    this.retryPolicy = builder.retryPolicy;
+  }
+
+  /**
+   * Starts an actor.
+   *
+   * @param name the actor's name: 1 to 128 characters, no control characters, no surrounding spaces
+   * @throws IllegalArgumentException naming the problem with {@code name}
+   */
+  public static <T> Builder<T> builder(String name, PayloadCodec<T> codec, JobHandler<T> handler) {
+    return new Builder<>(name, codec, handler);
+  }
+
+  /** An actor on the default queue whose handler receives the payload's JSON text. */
+  public static Actor<String> rawJson(String name, JobHandler<String> handler) {
+    return builder(name, PayloadCodec.rawJson(), handler).build();
+  }
+
+  /**
+   * Checks an actor or queue name.
+   *
+   * @param what what the name names, for the message ("actor name", "queue")
+   * @throws IllegalArgumentException naming {@code what}, the value and the rule it breaks
+   */
+  public static String checkName(String what, String value) {
+    Objects.requireNonNull(value, what);
+    String problem = nameProblem(value);
+    if (problem != null) {
+      throw new IllegalArgumentException(what + " '" + printable(value) + "' " + problem);
+    }
+    return value;
+  }
+
+  private static @Nullable String nameProblem(String value) {
+    if (value.isEmpty() || value.length() > MAX_NAME_LENGTH) {
+      return "must be 1 to " + MAX_NAME_LENGTH + " characters long, was " + value.length();
+    }
+    if (!value.strip().equals(value)) {
+      return "must not start or end with white space";
+    }
+    for (int i = 0; i < value.length(); i++) {
+      if (Character.isISOControl(value.charAt(i))) {
+        return String.format(
+            Locale.ROOT,
+            "must not contain control character U+%04X (at index %d)",
+            (int) value.charAt(i),
+            i);
+      }
+    }
+    return null;
+  }
+
+  private static String printable(String value) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < value.length() && i < 80; i++) {
+      char c = value.charAt(i);
+      out.append(Character.isISOControl(c) ? String.format(Locale.ROOT, "\\u%04x", (int) c) : c);
+    }
+    return value.length() > 80 ? out + "..." : out.toString();
+  }
+
+  /** The actor's name, as jobs name it. */
+  public String name() {
+    return name;
+  }
+
+  /** The queue the actor's jobs go to unless an enqueue names another. */
+  public String queue() {
+    return queue;
+  }
+
+  /** Decodes payloads and encodes results. */
+  public PayloadCodec<T> codec() {
+    return codec;
+  }
+
+  /** Runs one attempt of a job. */
+  public JobHandler<T> handler() {
+    return handler;
+  }
+
+  /** The retry policy an enqueue stamps when it names none; empty for the deployment default. */
+  public Optional<RetryPolicy> retryPolicy() {
+    return Optional.ofNullable(retryPolicy);
+  }
+
+  @Override
+  public String toString() {
+    return "Actor{" + name + ", queue=" + queue + ", codec=" + codec + "}";
+  }
+
+  /** Builds an {@link Actor}; each setter checks its argument at once. */
+  public static final class Builder<T> {
+    private final String name;
+    private final PayloadCodec<T> codec;
+    private final JobHandler<T> handler;
+    private String queue = DEFAULT_QUEUE;
+    private @Nullable RetryPolicy retryPolicy;
+
+    private Builder(String name, PayloadCodec<T> codec, JobHandler<T> handler) {
+      this.name = checkName("actor name", name);
+      this.codec = Objects.requireNonNull(codec, "codec");
+      this.handler = Objects.requireNonNull(handler, "handler");
+    }
+
+    /**
+     * The queue the actor's jobs go to; default {@code default}.
+     *
+     * @throws IllegalArgumentException for an empty or over-long name, or one with control
+     *     characters or surrounding spaces
+     */
+    public Builder<T> queue(String queue) {
+      this.queue = checkName("queue", queue);
+      return this;
+    }
+
+    /** The retry policy stamped on the actor's jobs when an enqueue names none. */
+    public Builder<T> retryPolicy(RetryPolicy policy) {
+      this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
+      return this;
+    }
+
+    public Actor<T> build() {
+      return new Actor<>(this);
+    }
+  }
+}

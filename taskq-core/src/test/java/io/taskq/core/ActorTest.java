@@ -1,0 +1,55 @@
+package io.taskq.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+class ActorTest {
+  private static final JobHandler<String> NOTHING = (payload, context) -> null;
+
+  @Test
+  void rawJsonActor_runsOnTheDefaultQueueWithoutItsOwnPolicy() {
+    Actor<String> actor = Actor.rawJson("send-email", NOTHING);
+    assertThat(actor.name()).isEqualTo("send-email");
+    assertThat(actor.queue()).isEqualTo("default");
+    assertThat(actor.retryPolicy()).isEmpty();
+    assertThat(actor.codec()).isSameAs(PayloadCodec.rawJson());
+    assertThat(actor.handler()).isSameAs(NOTHING);
+    assertThat(actor).hasToString("Actor{send-email, queue=default, codec=PayloadCodec.rawJson()}");
+  }
+
+  @Test
+  void builder_setsQueueAndRetryPolicy() {
+    RetryPolicy policy =
+        RetryPolicy.of(
+            RetryPolicy.Backoff.LINEAR, Duration.ofSeconds(1), Duration.ofSeconds(9), 0, 4);
+    Actor<String> actor =
+        Actor.builder("resize", PayloadCodec.rawJson(), NOTHING)
+            .queue("images")
+            .retryPolicy(policy)
+            .build();
+    assertThat(actor.queue()).isEqualTo("images");
+    assertThat(actor.retryPolicy()).contains(policy);
+  }
+
+  @Test
+  @Tag("F6")
+  void badNames_areRefusedNamingTheProblem() {
+    assertThatThrownBy(() -> Actor.rawJson("", NOTHING))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("actor name '' must be 1 to 128 characters long, was 0");
+    assertThatThrownBy(() -> Actor.rawJson("a\0b", NOTHING))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "actor name 'a\\u0000b' must not contain control character U+0000 (at index 1)");
+    assertThatThrownBy(() -> Actor.rawJson(" padded", NOTHING))
+        .hasMessage("actor name ' padded' must not start or end with white space");
+    assertThatThrownBy(() -> Actor.rawJson("x".repeat(129), NOTHING))
+        .hasMessageContaining("must be 1 to 128 characters long, was 129");
+    assertThatThrownBy(() -> Actor.builder("ok", PayloadCodec.rawJson(), NOTHING).queue("q\u0007x"))
+        .hasMessage("queue 'q\\u0007x' must not contain control character U+0007 (at index 1)");
+  }
+}

@@ -1,0 +1,272 @@
+package io.taskq.postgres;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.taskq.core.Actor;
+import io.taskq.core.SchemaName;
+import io.taskq.core.TaskQConfig;
+import io.taskq.postgres.internal.OwnedPool;
+import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
+import io.taskq.postgres.internal.migrate.Migrations;
+import io.taskq.postgres.internal.worker.Worker;
+import io.taskq.postgres.internal.worker.WorkerSettings;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * TaskQ inside an application (L11): register actors, {@link #start()}, and jobs enqueued for those
+ * actors run here, on a worker that claims, runs, retries and records them; {@link #close()} shuts
+ * it down gracefully.
+ *
+ * <pre>{@code
+ * try (TaskQ taskq = TaskQ.builder(dataSource).build()) {
+ *   taskq.register(Actor.rawJson("send-email", (json, ctx) -> mailer.send(json)));
+ *   taskq.start();
+ *   taskq.jobs().enqueue(JobRequest.of("send-email", "{\"to\": \"a@example.com\"}"));
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p><b>Connections.</b> Given the application's {@link DataSource}, TaskQ borrows connections for
+ * short statements and keeps one for good to LISTEN for wake-ups (or opens a direct one to {@code
+ * TASKQ_DATABASE_DIRECT_URL} when set, as a transaction-pooling proxy requires). Without one, it
+ * opens a HikariCP pool of its own from {@code TASKQ_DATABASE_URL}, closed by {@link #close()}.
+ *
+ * <p><b>Settings</b> come from a {@link TaskQConfig} (by default the {@code TASKQ_*} environment).
+ * Handlers run on the {@link Executor} given to the builder, or on a pool of {@code
+ * TASKQ_WORKER_CONCURRENCY} threads TaskQ owns. {@code docs/workers.md} describes the loops,
+ * connections and shutdown order.
+ */
+public final class TaskQ implements AutoCloseable {
+  private enum State {
+    NEW,
+    STARTED,
+    CLOSED
+  }
+
+  private final TaskQConfig config;
+  private final @Nullable DataSource givenDataSource;
+  private final @Nullable Executor executor;
+  private final boolean migrate;
+  private final Map<String, Actor<?>> actors = new LinkedHashMap<>();
+  private State state = State.NEW;
+  private @Nullable HikariDataSource ownedPool;
+  private @Nullable JobsClient jobs;
+  private @Nullable Worker worker;
+
+  private TaskQ(Builder builder, TaskQConfig config) {
+    this.config = config;
+    this.givenDataSource = builder.dataSource;
+    this.executor = builder.executor;
+    this.migrate = builder.migrate;
+  }
+
+  /** A TaskQ that opens its own pool from {@code TASKQ_DATABASE_URL}, unless given a DataSource. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A TaskQ on the application's {@code dataSource}. */
+  public static Builder builder(DataSource dataSource) {
+    return new Builder().dataSource(dataSource);
+  }
+
+  /**
+   * Registers an actor; before {@link #start()} only.
+   *
+   * @throws IllegalArgumentException when an actor of that name is already registered
+   * @throws IllegalStateException after {@link #start()}
+   */
+  public synchronized TaskQ register(Actor<?> actor) {
+    Objects.requireNonNull(actor, "actor");
+    if (state != State.NEW) {
+      throw new IllegalStateException("register actors before start(); TaskQ is " + state);
+    }
+    if (actors.putIfAbsent(actor.name(), actor) != null) {
+      throw new IllegalArgumentException(
+          "an actor named '" + actor.name() + "' is already registered");
+    }
+    return this;
+  }
+
+  /**
+   * Brings the schema up to date (unless disabled), registers this process as a worker with its
+   * actors, and starts claiming.
+   *
+   * @throws IllegalStateException when no actor is registered, or when started or closed already
+   * @throws SchemaMigrationException when the schema cannot be brought to this version
+   * @throws SQLException when the database refuses the worker's registration
+   */
+  public synchronized void start() throws SQLException {
+    if (state != State.NEW) {
+      throw new IllegalStateException("start() may be called once; TaskQ is " + state);
+    }
+    if (actors.isEmpty()) {
+      throw new IllegalStateException("register at least one actor before start()");
+    }
+    DataSource dataSource = dataSource();
+    state = State.STARTED;
+    if (migrate) {
+      Migrations.apply(dataSource, config.schemaName());
+    }
+    worker =
+        Worker.start(
+            dataSource,
+            listenSource(dataSource),
+            WorkerSettings.of(config, actors.values()),
+            actors.values(),
+            executor);
+  }
+
+  /**
+   * The client to enqueue, look up and cancel jobs in this TaskQ's schema. Usable before {@link
+   * #start()} (a process may enqueue without running workers), once the schema is migrated.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized JobsClient jobs() {
+    JobsClient client = jobs;
+    if (client == null) {
+      client = JobsClient.create(dataSource(), config);
+      jobs = client;
+    }
+    return client;
+  }
+
+  /** The application's data source, or the pool TaskQ opens on first use. */
+  private DataSource dataSource() {
+    if (state == State.CLOSED) {
+      throw new IllegalStateException("TaskQ is closed");
+    }
+    if (givenDataSource != null) {
+      return givenDataSource;
+    }
+    HikariDataSource pool = ownedPool;
+    if (pool == null) {
+      pool = OwnedPool.open(config);
+      ownedPool = pool;
+    }
+    return pool;
+  }
+
+  private ListenConnectionSource listenSource(DataSource dataSource) {
+    if (givenDataSource == null || config.databaseDirectUrl().isPresent()) {
+      return OwnedPool.listenSource(config);
+    }
+    return ListenConnectionSource.borrowed(dataSource);
+  }
+
+  /**
+   * Shuts down gracefully: stops claiming, waits up to the shutdown grace for running handlers,
+   * hands the unfinished jobs back to the queue, records every outcome, deregisters, and closes the
+   * pool TaskQ opened. Safe to call more than once, and before {@link #start()}.
+   */
+  @Override
+  public synchronized void close() {
+    Worker running = worker;
+    HikariDataSource pool = ownedPool;
+    state = State.CLOSED;
+    worker = null;
+    ownedPool = null;
+    jobs = null;
+    try {
+      if (running != null) {
+        running.close();
+      }
+    } finally {
+      if (pool != null) {
+        pool.close();
+      }
+    }
+  }
+
+  /** The schema this TaskQ works in. */
+  public SchemaName schema() {
+    return config.schemaName();
+  }
+
+  /** The settings this TaskQ runs with. */
+  public TaskQConfig config() {
+    return config;
+  }
+
+  /**
+   * This process's worker id (the {@code workers} row, {@code jobs.locked_by}).
+   *
+   * @throws IllegalStateException when not running
+   */
+  public synchronized String workerId() {
+    return runningWorker().id();
+  }
+
+  synchronized Worker runningWorker() {
+    Worker running = worker;
+    if (running == null) {
+      throw new IllegalStateException("TaskQ is " + state + ", not running");
+    }
+    return running;
+  }
+
+  /** Builds a {@link TaskQ}. */
+  public static final class Builder {
+    private @Nullable TaskQConfig config;
+    private @Nullable DataSource dataSource;
+    private @Nullable Executor executor;
+    private boolean migrate = true;
+
+    private Builder() {}
+
+    /** The settings; default {@link TaskQConfig#fromEnv()}, read when {@link #build()} runs. */
+    public Builder config(TaskQConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+      return this;
+    }
+
+    /** The application's data source; without one TaskQ opens a pool from the configuration. */
+    public Builder dataSource(DataSource dataSource) {
+      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+      return this;
+    }
+
+    /**
+     * Runs handlers on {@code executor} (a virtual-thread executor on Java 21+, say) instead of a
+     * pool TaskQ owns. TaskQ never shuts it down; at most {@code TASKQ_WORKER_CONCURRENCY} of its
+     * tasks are TaskQ's at once.
+     */
+    public Builder executor(Executor executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /**
+     * Whether {@code start()} applies the schema migrations; default true. Turn off when the schema
+     * is migrated with another tool (the plain-SQL files are in {@code sql/}).
+     */
+    public Builder migrate(boolean migrate) {
+      this.migrate = migrate;
+      return this;
+    }
+
+    /**
+     * Builds the TaskQ (not started; no connection is opened yet).
+     *
+     * @throws io.taskq.core.TaskQConfigException when no config was given and the {@code TASKQ_*}
+     *     environment is invalid
+     * @throws IllegalArgumentException when neither a data source nor {@code TASKQ_DATABASE_URL} is
+     *     given
+     */
+    public TaskQ build() {
+      TaskQConfig resolved = config != null ? config : TaskQConfig.fromEnv();
+      if (dataSource == null && resolved.databaseUrl().isEmpty()) {
+        throw new IllegalArgumentException(
+            "no database: pass the application's DataSource to TaskQ.builder(dataSource), or set"
+                + " TASKQ_DATABASE_URL");
+      }
+      return new TaskQ(this, resolved);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package io.taskq.postgres.internal;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counts worker writes that the lease fence turned away (D9).
+ *
+ * <p>Every write a worker makes about an attempt (complete, fail, release) matches the attempt's
+ * lease token and {@code status = 'running'}. When the worker was paused past its lease and the job
+ * was reclaimed, the write affects no row: nothing changes, and the worker reports it here. The
+ * first report logs a WARN (it means leases are too short for this deployment, or the worker was
+ * frozen); later ones log at DEBUG so a burst cannot flood the log, and the counter keeps the
+ * total.
+ */
+public final class FencedWrites {
+  private static final Logger LOG = LoggerFactory.getLogger(FencedWrites.class);
+
+  private final AtomicLong count = new AtomicLong();
+  private final AtomicBoolean warned = new AtomicBoolean();
+
+  /**
+   * Records that the write {@code what} for job {@code jobId} under {@code token} changed nothing.
+   */
+  public void report(String what, long jobId, long token) {
+    count.incrementAndGet();
+    if (warned.compareAndSet(false, true)) {
+      LOG.warn(
+          "{} of job {} (lease token {}) changed nothing: the lease was taken over, so this"
+              + " attempt's outcome is discarded; further such writes are logged at DEBUG",
+          what,
+          jobId,
+          token);
+    } else {
+      LOG.debug("{} of job {} (lease token {}) fenced off", what, jobId, token);
+    }
+  }
+
+  /** Writes fenced off so far. */
+  public long count() {
+    return count.get();
+  }
+}

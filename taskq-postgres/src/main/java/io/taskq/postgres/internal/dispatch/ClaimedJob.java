@@ -1,0 +1,25 @@
+package io.taskq.postgres.internal.dispatch;
+
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One job as the claim statement handed it to this worker.
+ *
+ * @param attempt the attempt this claim started (1 for the first run)
+ * @param leaseToken the fencing token (D9) every later write of this attempt must match
+ * @param deadline the {@code schedule_to_close} deadline, from the database clock
+ * @param cancelRequested whether a cancel was already requested when the job was claimed
+ */
+public record ClaimedJob(
+    long id,
+    String actor,
+    String queue,
+    int priority,
+    Instant runAt,
+    String payload,
+    int attempt,
+    int maxAttempts,
+    long leaseToken,
+    @Nullable Instant deadline,
+    boolean cancelRequested) {}

@@ -1,0 +1,107 @@
+package io.taskq.postgres.internal.dispatch;
+
+import io.taskq.postgres.internal.FaultSeam;
+import io.taskq.postgres.internal.NamedStatements;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Claims due pending jobs for one worker with one statement per batch (L4, D9).
+ *
+ * <p>The statement ({@code claim.sql}) picks at most {@code limit} due jobs of the given queues and
+ * actors in (priority, run_at, id) order with {@code FOR UPDATE SKIP LOCKED}, and in the same
+ * statement makes them {@code running}: owner, lease until now + lease period (database clock), a
+ * fresh lease token, the next attempt number. Two claimers therefore never receive the same job.
+ */
+public final class JobClaimer {
+  private static final Comparator<ClaimedJob> CLAIM_ORDER =
+      Comparator.comparingInt(ClaimedJob::priority)
+          .thenComparing(ClaimedJob::runAt)
+          .thenComparingLong(ClaimedJob::id);
+
+  private final DataSource dataSource;
+  private final String sql;
+  private final String workerId;
+  private final long leaseMillis;
+  private final FaultSeam seam;
+
+  public JobClaimer(
+      DataSource dataSource,
+      NamedStatements statements,
+      String workerId,
+      Duration leasePeriod,
+      FaultSeam seam) {
+    this.dataSource = dataSource;
+    this.sql = statements.get("claim");
+    this.workerId = workerId;
+    this.leaseMillis = leasePeriod.toMillis();
+    this.seam = seam;
+  }
+
+  /**
+   * Claims up to {@code limit} due jobs, returned in claim order (priority, run_at, id).
+   *
+   * @param queues the queues to claim from
+   * @param actors the actors this worker has handlers for
+   */
+  public List<ClaimedJob> claim(List<String> queues, List<String> actors, int limit)
+      throws SQLException {
+    seam.check();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s = c.prepareStatement(sql)) {
+      c.setAutoCommit(true);
+      s.setArray(1, c.createArrayOf("text", queues.toArray()));
+      s.setArray(2, c.createArrayOf("text", actors.toArray()));
+      s.setInt(3, limit);
+      s.setString(4, workerId);
+      s.setLong(5, leaseMillis);
+      List<ClaimedJob> jobs = new ArrayList<>(limit);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          jobs.add(read(rs));
+        }
+      }
+      jobs.sort(CLAIM_ORDER);
+      return jobs;
+    }
+  }
+
+  private static ClaimedJob read(ResultSet rs) throws SQLException {
+    return new ClaimedJob(
+        rs.getLong("id"),
+        rs.getString("actor"),
+        rs.getString("queue"),
+        rs.getInt("priority"),
+        instant(rs, "run_at"),
+        rs.getString("payload"),
+        rs.getInt("attempt"),
+        rs.getInt("max_attempts"),
+        rs.getLong("lease_token"),
+        nullableInstant(rs, "deadline_at"),
+        rs.getBoolean("cancel_requested"));
+  }
+
+  private static Instant instant(ResultSet rs, String column) throws SQLException {
+    Instant value = nullableInstant(rs, column);
+    if (value == null) {
+      throw new SQLException("claim returned no " + column);
+    }
+    return value;
+  }
+
+  private static @Nullable Instant nullableInstant(ResultSet rs, String column)
+      throws SQLException {
+    OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+    return value == null ? null : value.toInstant();
+  }
+}

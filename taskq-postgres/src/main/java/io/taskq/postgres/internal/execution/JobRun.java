@@ -1,0 +1,73 @@
+package io.taskq.postgres.internal.execution;
+
+import io.taskq.core.Actor;
+import io.taskq.postgres.internal.JsonSyntax;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One handler run on the handler executor: decode the payload, call the handler, encode the result,
+ * and hand the outcome to the completer; then free the handler slot.
+ *
+ * <p>Anything the codec or handler throws, {@link Error}s included, becomes a failure outcome, so a
+ * job never stays held by a worker whose handler blew up. A run whose lease shutdown released first
+ * has its outcome discarded (the job is already back in the queue).
+ */
+final class JobRun<T> implements Runnable {
+  private static final Logger LOG = LoggerFactory.getLogger(JobRun.class);
+
+  private final RunningJob job;
+  private final Actor<T> actor;
+  private final Consumer<Completion> completions;
+  private final Runnable freeSlot;
+
+  JobRun(RunningJob job, Actor<T> actor, Consumer<Completion> completions, Runnable freeSlot) {
+    this.job = job;
+    this.actor = actor;
+    this.completions = completions;
+    this.freeSlot = freeSlot;
+  }
+
+  @Override
+  public void run() {
+    try {
+      Outcome outcome = execute();
+      if (job.finish()) {
+        completions.accept(new Completion(job, outcome));
+      } else {
+        LOG.debug("{} finished after its lease was released; outcome discarded", job);
+      }
+    } finally {
+      freeSlot.run();
+    }
+  }
+
+  /**
+   * The result as storable JSON; a result that is not one JSON value fails the attempt here, on the
+   * handler's thread, rather than the completion statement of a whole batch.
+   */
+  private Outcome encoded(Object result) {
+    String json = ResultText.sanitize(actor.codec().encode(result));
+    String problem = JsonSyntax.problem(json);
+    return problem == null
+        ? Outcome.succeeded(json)
+        : Outcome.failed(
+            Outcome.INVALID_RESULT, "the handler's result is not valid JSON: " + problem);
+  }
+
+  @SuppressWarnings("InterruptedExceptionSwallowed") // the interrupt ends this job only: see exit()
+  private Outcome execute() {
+    job.enter(Thread.currentThread());
+    try {
+      T payload = actor.codec().decode(job.payload());
+      Object result = actor.handler().handle(payload, job);
+      return result == null ? Outcome.succeeded(null) : encoded(result);
+    } catch (Throwable error) {
+      LOG.debug("{} failed: {}", job, error.toString());
+      return Outcome.failed(error);
+    } finally {
+      job.exit();
+    }
+  }
+}

@@ -1,0 +1,273 @@
+package io.taskq.postgres.internal.leader;
+
+import io.taskq.core.SchemaName;
+import io.taskq.core.internal.AdvisoryLockName;
+import io.taskq.core.spi.MaintenanceListener;
+import io.taskq.postgres.internal.NamedStatements;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Elects this process maintenance leader of a schema, and keeps proving it (M1, D8, O6).
+ *
+ * <p>Leadership is the session advisory lock {@code taskq:maintenance_leader:{schema}}, held on a
+ * dedicated connection from a {@link LeaderConnectionSource} that never enters a pool. Each loop
+ * calls {@link #refresh()}:
+ *
+ * <ul>
+ *   <li>a <b>follower</b> tries {@code pg_try_advisory_lock} once (opening the connection if it has
+ *       none); on success it passes the fence barrier (see {@link LeaderFence}) and becomes leader;
+ *   <li>a <b>leader</b> never calls the lock function again (session locks stack: a second acquire
+ *       would need a second unlock). It proves in {@code pg_locks} that its session still holds the
+ *       lock, and the moment it cannot (the query fails because the connection was lost or the
+ *       backend was terminated, or the lock is not there) it steps down: closes the connection,
+ *       forgets the term and signals {@code leaderChanged(false)}, which clears the process's
+ *       sweep-health stamps (O7).
+ * </ul>
+ *
+ * Every call is bounded: statements on the dedicated connection run under a query timeout, and the
+ * connection has a socket timeout (D10). Failures never escape {@link #refresh()}: a follower that
+ * cannot reach the database simply stays a follower and tries again on the next loop. Thread-safe
+ * (the two maintenance loops share one elector; calls are serialised).
+ */
+public final class LeaderElector implements AutoCloseable {
+  static final String STATEMENTS = "io/taskq/postgres/sql/leader.sql";
+  private static final Logger LOG = LoggerFactory.getLogger(LeaderElector.class);
+
+  private final AdvisoryLockName lock;
+  private final LeaderConnectionSource connections;
+  private final NamedStatements sql;
+  private final int checkTimeoutSeconds;
+  private final Duration barrierTimeout;
+  private final MaintenanceListener listener;
+
+  private @Nullable Connection connection;
+  private @Nullable Leadership term;
+  private boolean closed;
+
+  /**
+   * @param lock the leader lock; normally {@code AdvisoryLockName.of(MAINTENANCE_LEADER, schema)}
+   * @param checkTimeout the bound on each lock, proof and unlock statement (whole seconds, at least
+   *     1)
+   * @param barrierTimeout how long a new leader waits for a previous leader's batches to end
+   * @param listener receives {@code leaderChanged}
+   */
+  public LeaderElector(
+      SchemaName schema,
+      AdvisoryLockName lock,
+      LeaderConnectionSource connections,
+      Duration checkTimeout,
+      Duration barrierTimeout,
+      MaintenanceListener listener) {
+    this.lock = lock;
+    this.connections = connections;
+    this.sql = NamedStatements.load(STATEMENTS, schema);
+    this.checkTimeoutSeconds =
+        (int) Math.max(1, Math.min(Integer.MAX_VALUE, checkTimeout.toSeconds()));
+    this.barrierTimeout = barrierTimeout;
+    this.listener = listener;
+  }
+
+  /**
+   * Acquires leadership when a follower, proves it when the leader.
+   *
+   * @return the current term, or empty when this process is not (or no longer) the leader
+   */
+  public synchronized Optional<Leadership> refresh() {
+    if (closed) {
+      return Optional.empty();
+    }
+    Leadership current = term;
+    if (current != null) {
+      if (proveHeld()) {
+        return Optional.of(current);
+      }
+      return Optional.empty();
+    }
+    return tryAcquire();
+  }
+
+  /** The current term without touching the database; empty for a follower. */
+  public synchronized Optional<Leadership> current() {
+    return Optional.ofNullable(term);
+  }
+
+  /**
+   * Checks the lock now, and steps down if it cannot be proven held: what a loop does when a
+   * batch's fence refused.
+   *
+   * @return true when this process is still the proven leader
+   */
+  public synchronized boolean reverify() {
+    return term != null && proveHeld();
+  }
+
+  /** The lock this elector competes for. */
+  public AdvisoryLockName lock() {
+    return lock;
+  }
+
+  private boolean proveHeld() {
+    Connection c = connection;
+    if (c == null) {
+      stepDown("its lock connection is gone");
+      return false;
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.get("holds_lock"))) {
+      ps.setQueryTimeout(checkTimeoutSeconds);
+      ps.setLong(1, lock.key() >>> 32);
+      ps.setLong(2, lock.key() & 0xFFFF_FFFFL);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next() && rs.getBoolean(1)) {
+          return true;
+        }
+      }
+      stepDown("its session no longer holds the lock");
+    } catch (SQLException e) {
+      stepDown("its lock connection failed (" + describe(e) + ")");
+    }
+    return false;
+  }
+
+  private Optional<Leadership> tryAcquire() {
+    try {
+      Connection c = openConnection();
+      int pid;
+      try (PreparedStatement ps = c.prepareStatement(sql.get("try_lock"))) {
+        ps.setQueryTimeout(checkTimeoutSeconds);
+        ps.setLong(1, lock.key());
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          if (!rs.getBoolean(1)) {
+            return Optional.empty();
+          }
+          pid = rs.getInt(2);
+        }
+      }
+      Leadership won = new Leadership(lock, pid);
+      if (!passBarrier(c, won)) {
+        return Optional.empty();
+      }
+      term = won;
+      LOG.info("became maintenance leader ({}, backend {})", lock.name(), pid);
+      notifyLeader(true);
+      return Optional.of(won);
+    } catch (SQLException e) {
+      LOG.debug("could not try the leader lock {}: {}", lock.name(), describe(e));
+      closeConnection();
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Waits, in a short transaction, for every batch a previous leader may still have in flight (they
+   * hold the fence shared). On failure the lock is given back, so another process can try.
+   */
+  private boolean passBarrier(Connection c, Leadership won) throws SQLException {
+    try {
+      c.setAutoCommit(false);
+      try (PreparedStatement timeout = c.prepareStatement(sql.get("local_timeout"));
+          PreparedStatement barrier = c.prepareStatement(sql.get("barrier"))) {
+        timeout.setString(1, Long.toString(Math.max(1, barrierTimeout.toMillis())));
+        timeout.executeQuery().close();
+        barrier.setInt(1, won.fenceHigh());
+        barrier.setInt(2, won.fenceLow());
+        barrier.executeQuery().close();
+      }
+      c.commit();
+      return true;
+    } catch (SQLException e) {
+      LOG.warn(
+          "won the leader lock {} but a previous leader's batches did not end within {}; giving"
+              + " it back: {}",
+          lock.name(),
+          barrierTimeout,
+          describe(e));
+      c.rollback();
+      unlock(c);
+      return false;
+    } finally {
+      c.setAutoCommit(true);
+    }
+  }
+
+  private Connection openConnection() throws SQLException {
+    Connection c = connection;
+    if (c != null && !c.isClosed()) {
+      return c;
+    }
+    c = connections.open();
+    connection = c;
+    return c;
+  }
+
+  private void stepDown(String why) {
+    LOG.warn("stepping down as maintenance leader ({}): {}", lock.name(), why);
+    term = null;
+    closeConnection();
+    notifyLeader(false);
+  }
+
+  private void unlock(Connection c) {
+    try (PreparedStatement ps = c.prepareStatement(sql.get("unlock"))) {
+      ps.setQueryTimeout(checkTimeoutSeconds);
+      ps.setLong(1, lock.key());
+      ps.executeQuery().close();
+    } catch (SQLException e) {
+      LOG.debug(
+          "could not unlock {}; closing its session releases it: {}", lock.name(), describe(e));
+      closeConnection();
+    }
+  }
+
+  private void closeConnection() {
+    Connection c = connection;
+    connection = null;
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException e) {
+        LOG.debug("closing the leader lock connection failed", e);
+      }
+    }
+  }
+
+  private void notifyLeader(boolean isLeader) {
+    try {
+      listener.leaderChanged(isLeader);
+    } catch (RuntimeException e) {
+      LOG.warn("a maintenance listener failed on leaderChanged({})", isLeader, e);
+    }
+  }
+
+  /**
+   * Gives up leadership for good: unlocks (best effort) and closes the dedicated connection, which
+   * releases the session lock in any case. Later {@link #refresh()} calls return empty.
+   */
+  @Override
+  public synchronized void close() {
+    closed = true;
+    Connection c = connection;
+    boolean wasLeader = term != null;
+    term = null;
+    if (c != null && wasLeader) {
+      unlock(c);
+    }
+    closeConnection();
+    if (wasLeader) {
+      LOG.info("gave up maintenance leadership ({})", lock.name());
+      notifyLeader(false);
+    }
+  }
+
+  private static String describe(SQLException e) {
+    return e.getMessage() + " (SQLSTATE " + e.getSQLState() + ")";
+  }
+}

@@ -1,0 +1,194 @@
+package io.taskq.postgres.internal.sweep;
+
+import io.taskq.core.SchemaName;
+import io.taskq.postgres.internal.NamedStatements;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one {@link SweepBatch} inside the bounded-batch envelope (guide §2, B1-B5).
+ *
+ * <p>The envelope, in one short transaction:
+ *
+ * <ol>
+ *   <li>capture the transaction's {@code statement_timeout} and apply the batch's with {@code
+ *       set_config('statement_timeout', ms, true)}: SET LOCAL semantics, a bindable value, one
+ *       statement (B2, B3). The timeout is the enforcement; the batch size is only a tuning value;
+ *   <li>take the {@link BatchFence} (the leader fence, D8);
+ *   <li>run the sweep's constant number of statements (B1);
+ *   <li>restore the captured timeout, still inside the transaction, then commit (or release the
+ *       savepoint of a nested call).
+ * </ol>
+ *
+ * On any error the transaction (or savepoint) is rolled back and the error rethrown: no restore is
+ * needed on that path, since rolling back restores the setting, and nothing of the batch commits
+ * (B5). Classifying the error (an aborted batch is SQLSTATE 57014) is the caller's job. So a batch
+ * costs exactly: the timeout statement, the fence's statements, the sweep's statements, the restore
+ * statement, and the commit, whatever its size.
+ *
+ * <p>Why capture and restore rather than rely on SET LOCAL's scope: SET LOCAL lasts until the end
+ * of the <em>transaction</em>, not of a savepoint, so a sweep nested in a caller's open transaction
+ * would otherwise leave its bound on the caller's later statements. A session-level {@code SET}
+ * would be worse: it outlives the pooled connection's checkout and caps unrelated borrowers.
+ */
+public final class BatchExecutor {
+  private static final Logger LOG = LoggerFactory.getLogger(BatchExecutor.class);
+  private static final String STATEMENTS = "io/taskq/postgres/sql/sweep_batch.sql";
+
+  private final NamedStatements sql;
+
+  /** An executor for sweeps of {@code schema}. */
+  public BatchExecutor(SchemaName schema) {
+    this.sql = NamedStatements.load(STATEMENTS, schema);
+  }
+
+  /**
+   * Runs one batch in its own transaction on a connection borrowed from {@code dataSource}, and
+   * commits it.
+   *
+   * @param timeout the batch's server-side statement timeout, positive
+   * @return the rows the batch acted on
+   * @throws SQLException the batch's error, after rolling back (SQLSTATE 57014 for an aborted
+   *     batch, {@link FenceRefusedException} when the fence refused)
+   */
+  public int runInOwnTransaction(
+      DataSource dataSource, SweepBatch sweep, int batchSize, Duration timeout, BatchFence fence)
+      throws SQLException {
+    String timeoutMs = millis(timeout);
+    try (Connection c = dataSource.getConnection()) {
+      boolean autoCommit = c.getAutoCommit();
+      c.setAutoCommit(false);
+      try {
+        int rows = envelope(c, sweep, batchSize, timeoutMs, fence);
+        c.commit();
+        afterCommit(sweep);
+        return rows;
+      } catch (SQLException | RuntimeException e) {
+        afterRollback(sweep);
+        rollbackQuietly(c, e);
+        throw e;
+      } finally {
+        restoreAutoCommit(c, autoCommit);
+      }
+    }
+  }
+
+  /**
+   * Runs one batch inside the caller's open transaction, under a savepoint. The caller's {@code
+   * statement_timeout} is the same afterwards, whether the batch succeeded or failed; the caller
+   * commits or rolls back. A {@link CommitAware} sweep publishes nothing for a nested batch: its
+   * commit belongs to the caller.
+   *
+   * @param callerTx a connection with auto-commit off (an open transaction)
+   * @throws IllegalArgumentException when {@code callerTx} is in auto-commit mode
+   * @throws SQLException the batch's error, after rolling back to the savepoint
+   */
+  public int runNested(
+      Connection callerTx, SweepBatch sweep, int batchSize, Duration timeout, BatchFence fence)
+      throws SQLException {
+    String timeoutMs = millis(timeout);
+    if (callerTx.getAutoCommit()) {
+      throw new IllegalArgumentException(
+          "a nested sweep batch needs the caller's open transaction, but the connection is in"
+              + " auto-commit mode; use runInOwnTransaction instead");
+    }
+    Savepoint savepoint = callerTx.setSavepoint();
+    try {
+      int rows = envelope(callerTx, sweep, batchSize, timeoutMs, fence);
+      callerTx.releaseSavepoint(savepoint);
+      return rows;
+    } catch (SQLException | RuntimeException e) {
+      rollbackQuietly(callerTx, savepoint, e);
+      throw e;
+    } finally {
+      afterRollback(sweep);
+    }
+  }
+
+  private int envelope(
+      Connection tx, SweepBatch sweep, int batchSize, String timeoutMs, BatchFence fence)
+      throws SQLException {
+    if (batchSize < 1) {
+      throw new IllegalArgumentException(
+          "batchSize of sweep " + sweep.sweepName() + " must be at least 1, was " + batchSize);
+    }
+    String previous = applyTimeout(tx, timeoutMs);
+    fence.take(tx);
+    int rows = sweep.run(tx, batchSize);
+    restoreTimeout(tx, previous);
+    return rows;
+  }
+
+  private String applyTimeout(Connection tx, String timeoutMs) throws SQLException {
+    try (PreparedStatement ps = tx.prepareStatement(sql.get("apply_timeout"))) {
+      ps.setString(1, timeoutMs);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getString(1);
+      }
+    }
+  }
+
+  private void restoreTimeout(Connection tx, String previous) throws SQLException {
+    try (PreparedStatement ps = tx.prepareStatement(sql.get("restore_timeout"))) {
+      ps.setString(1, previous);
+      ps.executeQuery().close();
+    }
+  }
+
+  private static String millis(Duration timeout) {
+    if (timeout.isNegative() || timeout.isZero() || timeout.toMillis() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "a sweep batch's statement timeout must be between 1 ms and "
+              + Integer.MAX_VALUE
+              + " ms (0 would disable it), was "
+              + timeout);
+    }
+    return Long.toString(Math.max(1, timeout.toMillis()));
+  }
+
+  private static void afterCommit(SweepBatch sweep) {
+    if (sweep instanceof CommitAware aware) {
+      aware.afterCommit();
+    }
+  }
+
+  private static void afterRollback(SweepBatch sweep) {
+    if (sweep instanceof CommitAware aware) {
+      aware.afterRollback();
+    }
+  }
+
+  private static void rollbackQuietly(Connection c, Throwable cause) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+      LOG.debug("rollback of a failed sweep batch failed too (the connection is likely gone)", e);
+    }
+  }
+
+  private static void rollbackQuietly(Connection c, Savepoint savepoint, Throwable cause) {
+    try {
+      c.rollback(savepoint);
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+      LOG.debug("rollback to the savepoint of a failed nested sweep batch failed too", e);
+    }
+  }
+
+  private static void restoreAutoCommit(Connection c, boolean autoCommit) {
+    try {
+      c.setAutoCommit(autoCommit);
+    } catch (SQLException e) {
+      LOG.debug("could not restore auto-commit after a sweep batch", e);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+-- Leases (L4, L10, L11, D9): the heartbeat that keeps a worker's leases alive, and the release
+-- of leases at shutdown. Used by io.taskq.postgres.internal.lease.
+
+-- name: heartbeat
+-- L10/L4: one statement per tick, not one per job. It refreshes the worker row (re-creating it
+-- if a stale-worker sweep removed it during a long pause) and renews the lease of every job the
+-- worker holds. D9: a lease is renewed only under the token this worker claimed it with, so a
+-- job reclaimed and re-claimed elsewhere is never extended by its old owner. The returned rows
+-- are the leases still held, each with its cancel flag (L8): a job missing from the result has
+-- been taken away from this worker.
+-- Binds: worker id, hostname, pid, queues text[], concurrency (the row); ids bigint[] and
+-- tokens bigint[] (the leases held); lease period ms; worker id.
+WITH me AS (
+  INSERT INTO {schema}.workers AS w (id, hostname, pid, queues, concurrency)
+  VALUES (?, ?, ?, ?::text[], ?)
+  ON CONFLICT (id) DO UPDATE SET heartbeat_at = clock_timestamp()
+  RETURNING w.id
+),
+held AS (
+  SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS t(id, token)
+)
+UPDATE {schema}.jobs j
+   SET lock_expires_at = clock_timestamp() + ? * interval '1 millisecond'
+  FROM held
+ WHERE j.status = 'running'
+   AND j.locked_by = ?
+   AND j.id = held.id
+   AND j.lease_token = held.token
+RETURNING j.id, j.lease_token, j.cancel_requested_at IS NOT NULL AS cancel_requested;
+
+-- name: release
+-- L11: graceful shutdown hands the jobs whose handlers outlived the grace period back at once,
+-- instead of leaving them to the lease sweep. Releasing is not the job's fault, so it does not
+-- use up an attempt: the attempt counter goes back by one (the job_attempts row says
+-- 'released'). A job with a cancel in flight ends 'cancelled' instead (L8).
+-- D9: only under this worker's lease token, and only while still 'running'.
+-- B6: the attempt and event rows commit with the transition.
+-- Binds: worker id, ids bigint[], tokens bigint[].
+WITH params AS (
+  SELECT ?::text AS worker_id
+),
+held AS (
+  SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS t(id, token)
+),
+released AS (
+  UPDATE {schema}.jobs j
+     SET status          = CASE WHEN j.cancel_requested_at IS NULL THEN 'pending' ELSE 'cancelled' END,
+         attempt         = CASE WHEN j.cancel_requested_at IS NULL THEN j.attempt - 1 ELSE j.attempt END,
+         run_at          = CASE WHEN j.cancel_requested_at IS NULL THEN clock_timestamp() ELSE j.run_at END,
+         finished_at     = CASE WHEN j.cancel_requested_at IS NULL THEN NULL ELSE clock_timestamp() END,
+         locked_by       = NULL,
+         lock_expires_at = NULL
+    FROM held
+   WHERE j.id = held.id
+     AND j.lease_token = held.token
+     AND j.status = 'running'
+  RETURNING j.id, j.lease_token, j.status, j.actor, j.queue, j.started_at,
+            CASE WHEN j.status = 'pending' THEN j.attempt + 1 ELSE j.attempt END AS attempt
+),
+attempts AS (
+  INSERT INTO {schema}.job_attempts (job_id, attempt, worker_id, outcome, started_at, finished_at)
+  SELECT r.id, r.attempt, (SELECT w.id FROM {schema}.workers w, params p WHERE w.id = p.worker_id),
+         CASE r.status WHEN 'pending' THEN 'released' ELSE 'cancelled' END,
+         r.started_at, clock_timestamp()
+    FROM released r
+),
+events AS (
+  INSERT INTO {schema}.job_events (job_id, kind, actor, queue, attempt, disposition, occurred_at)
+  SELECT id, CASE status WHEN 'pending' THEN 'released' ELSE 'cancelled' END,
+         actor, queue, attempt, status,
+         clock_timestamp() + (row_number() OVER (ORDER BY id) - 1) * interval '1 microsecond'
+    FROM released
+)
+SELECT id, lease_token, status FROM released;
+
+-- name: wake
+-- D11: wake every worker of the schema after jobs were handed back; the payload is empty and
+-- PostgreSQL folds identical notifications of one transaction into one.
+SELECT pg_notify(?, '');

@@ -1,0 +1,119 @@
+package io.taskq.postgres.internal.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+@Tag("L4")
+class ClaimGateTest {
+  private static final Duration LONG_POLL = Duration.ofMinutes(5);
+
+  private static CompletableFuture<Integer> claimAsync(ClaimGate gate) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return gate.awaitClaim();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+          }
+        });
+  }
+
+  @Test
+  void firstClaim_takesAFullBatchAtOnce() throws Exception {
+    ClaimGate gate = new ClaimGate(8, 5, Duration.ZERO, LONG_POLL);
+    assertThat(gate.awaitClaim()).isEqualTo(5);
+    assertThat(gate.used()).isEqualTo(5);
+  }
+
+  @Test
+  void fullClaim_isFollowedByAnotherUpToTheFreeSlots() throws Exception {
+    ClaimGate gate = new ClaimGate(8, 5, Duration.ZERO, LONG_POLL);
+    int first = gate.awaitClaim();
+    gate.claimed(first, first);
+    assertThat(claimAsync(gate).get(5, TimeUnit.SECONDS)).isEqualTo(3);
+  }
+
+  @Test
+  void shortClaim_waitsForAWakeUp() throws Exception {
+    ClaimGate gate = new ClaimGate(8, 5, Duration.ZERO, LONG_POLL);
+    int first = gate.awaitClaim();
+    gate.claimed(first, 2);
+    assertThat(gate.used()).isEqualTo(2);
+    CompletableFuture<Integer> next = claimAsync(gate);
+    gate.release();
+    assertThat(next).isNotDone();
+    gate.wake();
+    assertThat(next.get(5, TimeUnit.SECONDS)).isEqualTo(5);
+  }
+
+  @Test
+  void dueRetry_wakesTheDispatcherWithoutANotification() throws Exception {
+    ClaimGate gate = new ClaimGate(4, 4, Duration.ZERO, LONG_POLL);
+    int first = gate.awaitClaim();
+    gate.claimed(first, 0);
+    gate.wakeIn(10);
+    gate.wakeIn(1_000);
+    assertThat(claimAsync(gate).get(5, TimeUnit.SECONDS)).isEqualTo(4);
+    gate.claimed(4, 0);
+    // The second due time is remembered on its own, so it wakes the dispatcher again.
+    assertThat(claimAsync(gate).get(5, TimeUnit.SECONDS)).isEqualTo(4);
+  }
+
+  @Test
+  void pollInterval_wakesTheDispatcher() throws Exception {
+    ClaimGate gate = new ClaimGate(4, 4, Duration.ZERO, Duration.ofMillis(20));
+    gate.claimed(gate.awaitClaim(), 0);
+    assertThat(claimAsync(gate).get(5, TimeUnit.SECONDS)).isEqualTo(4);
+  }
+
+  @Test
+  void busyWorker_gathersFreedSlotsIntoOneClaim() throws Exception {
+    ClaimGate gate = new ClaimGate(4, 4, Duration.ofSeconds(5), LONG_POLL);
+    gate.claimed(gate.awaitClaim(), 4);
+    CompletableFuture<Integer> next = claimAsync(gate);
+    gate.release();
+    gate.release();
+    gate.release();
+    assertThat(next).isNotDone();
+    gate.release();
+    assertThat(next.get(5, TimeUnit.SECONDS)).isEqualTo(4);
+  }
+
+  @Test
+  void noFreeSlot_meansNoClaimEvenWhenWoken() throws Exception {
+    ClaimGate gate = new ClaimGate(2, 2, Duration.ZERO, LONG_POLL);
+    gate.claimed(gate.awaitClaim(), 2);
+    CompletableFuture<Integer> next = claimAsync(gate);
+    gate.wake();
+    assertThat(next).isNotDone();
+    gate.release();
+    assertThat(next.get(5, TimeUnit.SECONDS)).isEqualTo(1);
+  }
+
+  @Test
+  void stop_endsWaitingAndIdleWaits() throws Exception {
+    ClaimGate gate = new ClaimGate(2, 2, Duration.ZERO, LONG_POLL);
+    gate.claimed(gate.awaitClaim(), 1);
+    CompletableFuture<Integer> next = claimAsync(gate);
+    gate.stop();
+    assertThat(next.get(5, TimeUnit.SECONDS)).isZero();
+    assertThat(gate.awaitIdle(Duration.ofMillis(10))).isFalse();
+    gate.release();
+    assertThat(gate.awaitIdle(Duration.ofSeconds(5))).isTrue();
+    assertThat(gate.awaitStop(Duration.ofSeconds(5))).isTrue();
+  }
+
+  @Test
+  void failedClaim_returnsItsSlotsAndTriesAgain() throws Exception {
+    ClaimGate gate = new ClaimGate(3, 3, Duration.ZERO, LONG_POLL);
+    gate.claimFailed(gate.awaitClaim());
+    assertThat(gate.used()).isZero();
+    assertThat(claimAsync(gate).get(5, TimeUnit.SECONDS)).isEqualTo(3);
+  }
+}
