@@ -10,7 +10,7 @@ package io.taskq.postgres;
  * cursor's time), then resume deliberately from {@link #resumeCursor()}, which delivers every event
  * still retained. To keep it from happening again, read the feed more often than {@code
  * TASKQ_EVENT_RETENTION_PERIOD} (the reclaim slice is kept 100 times that long) or raise it. The
- * contract is in {@code docs/event-feed.md}.
+ * contract is in {@code docs/upgrading.md}.
  */
 public final class EventRetentionGapException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -29,7 +29,7 @@ public final class EventRetentionGapException extends RuntimeException {
             + " (status crashed, job_attempts) since the cursor, then resume explicitly from "
             + watermark.toToken()
             + " (resumeCursor()), or keep consumers within TASKQ_EVENT_RETENTION_PERIOD;"
-            + " see docs/event-feed.md");
+            + " see \"The crash-reclaim feed contract\" in docs/upgrading.md");
     this.cursor = cursor.toToken();
     this.watermark = watermark.toToken();
   }

@@ -45,7 +45,8 @@ import org.postgresql.ds.PGSimpleDataSource;
  * them; the watch polls anyway, so a missing notification costs latency only.
  *
  * <p>Thread-safe; holds no connection between calls except a watch's listen session. The consumer
- * contract (cursor, order, retention gap) is written in {@code docs/event-feed.md}.
+ * contract (cursor, order, retention gap) is written in {@code docs/upgrading.md} ("The
+ * crash-reclaim feed contract").
  */
 public final class ReclaimEventFeed {
   /** The most events one poll returns. */

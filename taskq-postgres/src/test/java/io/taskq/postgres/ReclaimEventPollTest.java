@@ -2,9 +2,12 @@ package io.taskq.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
+import io.taskq.core.spi.MaintenanceListener;
 import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.sweep.LeaseReclaimSweep;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
@@ -79,6 +82,37 @@ class ReclaimEventPollTest {
     assertThat(empty.events()).isEmpty();
     assertThat(empty.cursor()).isEqualTo(third.cursor());
     assertThat(feed.pollReclaimEvents(first.cursor(), 10).events()).hasSize(3);
+  }
+
+  @Test
+  @Tag("S1")
+  void eventsOfTheRealLeaseReclaimSweep_reachTheFeedWithTheirDisposition() throws SQLException {
+    JobsClient client = JobsClient.create(f.ds, f.schema);
+    long retried = client.enqueue(JobRequest.builder("mail").queue("q").maxAttempts(3).build());
+    long exhausted = client.enqueue(JobRequest.builder("mail").queue("q").maxAttempts(1).build());
+    f.db.update(
+        "UPDATE "
+            + f.t("jobs")
+            + " SET status = 'running', attempt = 1, locked_by = 'gone',"
+            + " lock_expires_at = clock_timestamp() - interval '1 minute', lease_token = 1");
+    try (Connection tx = f.ds.getConnection()) {
+      tx.setAutoCommit(false);
+      LeaseReclaimSweep sweep =
+          new LeaseReclaimSweep(
+              f.schema, Duration.ofMinutes(1), Duration.ofHours(1), MaintenanceListener.NONE);
+      assertThat(sweep.run(tx, 100)).isEqualTo(2);
+      tx.commit();
+    }
+
+    List<ReclaimEvent> events =
+        feed(Duration.ZERO).pollReclaimEvents(FeedCursor.beginning(), 10).events();
+
+    assertThat(events)
+        .extracting(ReclaimEvent::jobId, ReclaimEvent::disposition, ReclaimEvent::errorClass)
+        .containsExactlyInAnyOrder(
+            tuple(retried, "repended", "LeaseExpired"),
+            tuple(exhausted, "crashed", "LeaseExpired"));
+    assertThat(events).allSatisfy(e -> assertThat(e.attempt()).isOne());
   }
 
   @Test

@@ -1,5 +1,6 @@
 -- The crash-reclaim event feed (E1-E4, D12). {schema} is the validated, quoted schema (M3).
--- Used by io.taskq.postgres.internal.feed.FeedReader; the reasoning is in docs/event-feed.md.
+-- Used by io.taskq.postgres.internal.feed.FeedReader; the reasoning is in
+-- docs/architecture.md ("The crash-reclaim feed: deriving the watermark").
 
 -- name: poll
 -- D12: the feed's order and cursor are (writer_xid, event_id). Only rows whose writer is below

@@ -1,5 +1,6 @@
 package io.taskq.postgres.internal.feed;
 
+import io.taskq.postgres.internal.FaultSeam;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -31,12 +32,11 @@ final class EventsListener implements AutoCloseable {
   private final DataSource source;
   private final String quotedChannel;
   private final String applicationName;
-  private final FeedFaults.Seam seam;
+  private final FaultSeam seam;
   private @Nullable Connection connection;
   private long nextProbe;
 
-  EventsListener(
-      DataSource source, String quotedChannel, String applicationName, FeedFaults.Seam seam) {
+  EventsListener(DataSource source, String quotedChannel, String applicationName, FaultSeam seam) {
     this.source = source;
     this.quotedChannel = quotedChannel;
     this.applicationName = applicationName;

@@ -1,9 +1,9 @@
 package io.taskq.postgres.internal.feed;
 
+import io.taskq.postgres.internal.Backoff;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -24,10 +24,10 @@ import org.slf4j.LoggerFactory;
  * interval.
  *
  * <p>Failures split in two. A database failure of a poll or of the listen session is transient: the
- * loop retries with backoff (100 ms doubling to 5 s, jittered) for as long as it runs, and keeps
- * polling while the listen session is down. Anything else ends the watch loudly: a retention gap
- * from the page source, or an exception from the consumer. The failure is kept for {@link
- * #failure()} and logged at ERROR; the cursor stays where it was.
+ * loop retries with backoff (100 ms doubling to 5 s) for as long as it runs, and keeps polling
+ * while the listen session is down. Anything else ends the watch loudly: a retention gap from the
+ * page source, or an exception from the consumer. The failure is kept for {@link #failure()} and
+ * logged at ERROR; the cursor stays where it was.
  */
 public final class FeedWatchLoop implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(FeedWatchLoop.class);
@@ -47,9 +47,9 @@ public final class FeedWatchLoop implements Runnable {
   private final FeedFaults faults;
   private final Duration pollInterval;
   private final int batchSize;
-  private final ReconnectBackoff listenBackoff = backoff();
-  private final ReconnectBackoff pollBackoff = backoff();
-  private final ReconnectBackoff heldBackBackoff;
+  private final Backoff listenBackoff = backoff();
+  private final Backoff pollBackoff = backoff();
+  private final Backoff heldBackBackoff;
   private final CountDownLatch stopSignal = new CountDownLatch(1);
   private final CountDownLatch terminated = new CountDownLatch(1);
   private final AtomicLong connects = new AtomicLong();
@@ -69,9 +69,7 @@ public final class FeedWatchLoop implements Runnable {
     this.position = start;
     this.pollInterval = settings.pollInterval();
     this.batchSize = settings.batchSize();
-    this.heldBackBackoff =
-        new ReconnectBackoff(
-            HELD_BACK_RETRY, pollInterval, () -> ThreadLocalRandom.current().nextDouble());
+    this.heldBackBackoff = new Backoff(HELD_BACK_RETRY, pollInterval);
     this.faults = faults;
     this.listener =
         new EventsListener(
@@ -180,7 +178,7 @@ public final class FeedWatchLoop implements Runnable {
     }
   }
 
-  private static void log(String what, ReconnectBackoff backoff, Duration wait, SQLException e) {
+  private static void log(String what, Backoff backoff, Duration wait, SQLException e) {
     if (backoff.failures() == 1) {
       LOG.warn(
           "reclaim watch {} failed (SQLSTATE {}); retrying in {} ms while it fails: {}",
@@ -203,9 +201,8 @@ public final class FeedWatchLoop implements Runnable {
     }
   }
 
-  private static ReconnectBackoff backoff() {
-    return new ReconnectBackoff(
-        BACKOFF_INITIAL, BACKOFF_MAX, () -> ThreadLocalRandom.current().nextDouble());
+  private static Backoff backoff() {
+    return new Backoff(BACKOFF_INITIAL, BACKOFF_MAX);
   }
 
   /** Asks the loop to end after the row being delivered; it does within a tenth of a second. */
