@@ -1,5 +1,7 @@
 package io.taskq.postgres;
 
+import static org.awaitility.Awaitility.await;
+
 import io.taskq.core.SchemaName;
 import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.feed.FeedPosition;
@@ -9,6 +11,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
@@ -92,6 +95,16 @@ final class FeedFixture {
       c.commit();
       return ids;
     }
+  }
+
+  /**
+   * Waits until no committed event waits behind a running transaction. Any transaction in the
+   * cluster holds the feed back (D12), other tests' too, so a test that expects committed events in
+   * a poll waits for this first.
+   */
+  void awaitHorizon() {
+    ReclaimEventFeed probe = ReclaimEventFeed.create(ds, schema);
+    await().atMost(Duration.ofSeconds(60)).until(() -> probe.lag().heldBackEvents() == 0);
   }
 
   /** Sends the events channel's notification, delivered when the caller's transaction commits. */

@@ -44,6 +44,7 @@ class ReclaimEventPollTest {
   @Test
   void poll_returnsEachEventWithItsFieldsAndTheCursorAfterIt() throws SQLException {
     List<Long> ids = f.commit(3);
+    f.awaitHorizon();
 
     ReclaimEventPage page = feed(Duration.ZERO).pollReclaimEvents(FeedCursor.beginning(), 10);
 
@@ -65,6 +66,7 @@ class ReclaimEventPollTest {
   @Test
   void poll_continuesFromTheCursorItReturned_andAnEmptyPageKeepsTheCursor() throws SQLException {
     List<Long> ids = f.commit(5);
+    f.awaitHorizon();
     ReclaimEventFeed feed = feed(Duration.ZERO);
 
     ReclaimEventPage first = feed.pollReclaimEvents(FeedCursor.beginning(), 2);
@@ -103,6 +105,7 @@ class ReclaimEventPollTest {
       assertThat(sweep.run(tx, 100)).isEqualTo(2);
       tx.commit();
     }
+    f.awaitHorizon();
 
     List<ReclaimEvent> events =
         feed(Duration.ZERO).pollReclaimEvents(FeedCursor.beginning(), 10).events();
@@ -123,6 +126,7 @@ class ReclaimEventPollTest {
             + f.t("job_events")
             + " (job_id, kind, actor, queue, attempt, occurred_at)"
             + " VALUES (7, 'cancelled', 'mail', 'q', 0, clock_timestamp() - interval '1 hour')");
+    f.awaitHorizon();
 
     ReclaimEventPage page = feed(Duration.ZERO).pollReclaimEvents(FeedCursor.beginning(), 10);
 
@@ -145,6 +149,7 @@ class ReclaimEventPollTest {
       a.commit();
     }
     assertThat(earlier).isLessThan(later);
+    f.awaitHorizon();
 
     ReclaimEventPage page = feed(Duration.ZERO).pollReclaimEvents(FeedCursor.beginning(), 10);
 
@@ -157,6 +162,7 @@ class ReclaimEventPollTest {
     long young = backdated("59 minutes");
     long old = backdated("61 minutes");
     ReclaimEventFeed feed = feed(Duration.ofHours(1));
+    f.awaitHorizon();
 
     // Written in that order, `young` sorts first and holds `old` back: the cursor cannot pass it.
     assertThat(feed.pollReclaimEvents(FeedCursor.beginning(), 10).events()).isEmpty();
@@ -171,6 +177,7 @@ class ReclaimEventPollTest {
     long old = backdated("2 hours");
     long young = backdated("1 minute");
     long afterYoung = backdated("3 hours");
+    f.awaitHorizon();
 
     ReclaimEventPage page = feed(Duration.ofHours(1)).pollReclaimEvents(FeedCursor.beginning(), 10);
 

@@ -53,6 +53,7 @@ class ReclaimFeedRetentionTest {
     r1 = f.commitOne();
     r2 = f.commitOne();
     r3 = f.commitOne();
+    f.awaitHorizon();
     ReclaimEventPage first = feed.pollReclaimEvents(FeedCursor.beginning(), 1);
     assertThat(FeedFixture.ids(first.events())).containsExactly(r1);
     afterR1 = first.cursor();
@@ -153,6 +154,7 @@ class ReclaimFeedRetentionTest {
     long twoHoursOld = backdated("2 hours");
     long oneHourOld = backdated("1 hour");
     long fresh = f.commitOne();
+    f.awaitHorizon();
     ReclaimEventPage first = feed.pollReclaimEvents(FeedCursor.beginning(), 1);
     assertThat(FeedFixture.ids(first.events())).containsExactly(twoHoursOld);
 
