@@ -29,8 +29,8 @@ public interface JobListener {
   /**
    * A worker claimed a job of {@code actor} from {@code queue} and starts executing it; {@code
    * pickupLatency} is the time from when the job became runnable (its scheduled time, or its
-   * enqueue time) to the claim. Maps to the counter {@code taskq.jobs.started{actor, queue}} and the
-   * timer {@code taskq.jobs.pickup_latency{actor, queue}}.
+   * enqueue time) to the claim. Maps to the counter {@code taskq.jobs.started{actor, queue}} and
+   * the timer {@code taskq.jobs.pickup_latency{actor, queue}}.
    */
   default void jobStarted(String actor, String queue, Duration pickupLatency) {}
 
