@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The alert rules, the runbooks and the meter reference agree with what the binder exports (O8):
- * a renamed meter fails this test instead of silently disarming an alert.
+ * The alert rules, the runbooks and the meter reference agree with what the binder exports (O8): a
+ * renamed meter fails this test instead of silently disarming an alert.
  */
 @Tag("O8")
 class RulesFileTest {
