@@ -228,7 +228,7 @@ public final class TaskQMetrics implements MeterBinder, MaintenanceListener, Job
   }
 
   private SweepGauges sweep(String sweepName) {
-    return sweeps.computeIfAbsent(sweepName, name -> new SweepGauges(label(name, "sweepName")));
+    return sweeps.computeIfAbsent(sweepName, SweepGauges::new);
   }
 
   private void forgetSweeps() {
