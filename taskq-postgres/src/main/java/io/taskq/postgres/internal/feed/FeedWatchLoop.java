@@ -85,13 +85,20 @@ public final class FeedWatchLoop implements Runnable {
       while (!stopped) {
         step();
       }
-    } catch (RuntimeException | Error e) {
-      failure = e;
-      LOG.error("reclaim watch ended at cursor {}: {}", position, e.toString(), e);
+    } catch (RuntimeException e) {
+      end(e);
+    } catch (Error e) {
+      end(e);
+      throw e;
     } finally {
       listener.close();
       terminated.countDown();
     }
+  }
+
+  private void end(Throwable e) {
+    failure = e;
+    LOG.error("reclaim watch ended at cursor {}: {}", position, e.toString(), e);
   }
 
   private void step() {
