@@ -5,7 +5,8 @@
  * maintenance leader's signals with default no-op methods, and the Micrometer binding (module
  * {@code taskq-metrics}) maps each method 1:1 to a meter. {@link
  * io.taskq.core.spi.MaintenanceHealth} turns the same signals into the {@code maintenance} object
- * of the readiness view.
+ * of the readiness view. {@link io.taskq.core.spi.JobListener} carries the job lifecycle signals
+ * (enqueued, started, succeeded, failed) the same way.
  */
 @NullMarked
 package io.taskq.core.spi;

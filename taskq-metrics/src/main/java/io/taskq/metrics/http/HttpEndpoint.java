@@ -1,0 +1,162 @@
+package io.taskq.metrics.http;
+
+import com.sun.net.httpserver.HttpServer;
+import io.taskq.core.TaskQConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The optional HTTP endpoint (D15) on the JDK's built-in {@link HttpServer}.
+ *
+ * <p>Off by default ({@code TASKQ_HTTP_PORT} 0) and bound to {@code 127.0.0.1} by default ({@code
+ * TASKQ_HTTP_BIND}): the probes and metrics of a job queue are not meant for the internet, so
+ * exposing them is a deliberate configuration step. The endpoint binds exactly the configured
+ * address and nothing else: a bind address that is not an address of this host (a typo, a stale DNS
+ * name) is refused with an error rather than silently falling back to another interface. Binding
+ * {@code 0.0.0.0} is possible only by configuring it, and is logged.
+ *
+ * <p>Requests are served by two daemon threads the endpoint owns; {@link #close()} stops the server
+ * and them.
+ */
+public final class HttpEndpoint implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpEndpoint.class);
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+
+  private HttpEndpoint(HttpServer server, ExecutorService executor) {
+    this.server = server;
+    this.executor = executor;
+  }
+
+  /**
+   * Starts the endpoint as {@code config} says: {@link Optional#empty()} when {@link
+   * TaskQConfig#httpPort()} is 0 (off), else serving {@code routes} on {@link
+   * TaskQConfig#httpBind()}.
+   *
+   * @throws IllegalArgumentException when the bind address is not an address of this host
+   * @throws UncheckedIOException when the port cannot be bound
+   */
+  public static Optional<HttpEndpoint> fromConfig(
+      TaskQConfig config, Map<String, EndpointHandler> routes) {
+    if (config.httpPort() == 0) {
+      return Optional.empty();
+    }
+    return Optional.of(start(config.httpBind(), config.httpPort(), routes));
+  }
+
+  /**
+   * The three standard routes: {@code /live}, {@code /ready}, {@code /metrics}.
+   *
+   * @return an ordered map suitable for {@link #start} and {@link #fromConfig}
+   */
+  public static Map<String, EndpointHandler> standardRoutes(
+      LivenessHandler live, ReadinessHandler ready, MetricsHandler metrics) {
+    Map<String, EndpointHandler> routes = new LinkedHashMap<>();
+    routes.put("/live", live);
+    routes.put("/ready", ready);
+    routes.put("/metrics", metrics);
+    return routes;
+  }
+
+  /**
+   * Serves {@code routes} on {@code bind}:{@code port}; port 0 picks an ephemeral port (see {@link
+   * #address()}).
+   *
+   * @param bind the address to bind, a literal IP or a host name resolving to this host
+   * @param port 0..65535
+   * @param routes path (starting with {@code /}) to handler
+   * @throws IllegalArgumentException when an argument is out of range, or {@code bind} is not an
+   *     address of this host
+   * @throws UncheckedIOException when the port cannot be bound
+   */
+  public static HttpEndpoint start(String bind, int port, Map<String, EndpointHandler> routes) {
+    if (port < 0 || port > 65_535) {
+      throw new IllegalArgumentException("port must be in 0..65535, was " + port);
+    }
+    InetAddress address = localAddress(bind);
+    ExecutorService executor = Executors.newFixedThreadPool(2, HttpEndpoint::daemon);
+    try {
+      HttpServer server = HttpServer.create(new InetSocketAddress(address, port), 0);
+      routes.forEach((path, handler) -> mount(server, path, handler));
+      server.setExecutor(executor);
+      server.start();
+      if (address.isAnyLocalAddress()) {
+        LOG.warn("TaskQ HTTP endpoint listens on every interface ({})", server.getAddress());
+      } else {
+        LOG.info("TaskQ HTTP endpoint listens on {}", server.getAddress());
+      }
+      return new HttpEndpoint(server, executor);
+    } catch (IOException e) {
+      executor.shutdownNow();
+      throw new UncheckedIOException("cannot bind the HTTP endpoint to " + bind + ":" + port, e);
+    } catch (RuntimeException e) {
+      executor.shutdownNow();
+      throw e;
+    }
+  }
+
+  /** The address and port actually bound. */
+  public InetSocketAddress address() {
+    return server.getAddress();
+  }
+
+  /** Stops serving at once and releases the port and threads. */
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+
+  private static void mount(HttpServer server, String path, EndpointHandler handler) {
+    if (!path.startsWith("/") || path.length() < 2) {
+      throw new IllegalArgumentException("route path must start with / and name a path: " + path);
+    }
+    server.createContext(path, new ExchangeAdapter(path, handler));
+  }
+
+  static InetAddress localAddress(String bind) {
+    InetAddress address;
+    try {
+      address = InetAddress.getByName(bind);
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("httpBind " + bind + " does not resolve", e);
+    }
+    if (address.isAnyLocalAddress() || address.isLoopbackAddress() || isInterface(address)) {
+      return address;
+    }
+    throw new IllegalArgumentException(
+        "httpBind "
+            + bind
+            + " resolves to "
+            + address.getHostAddress()
+            + ", which is not an address of this host; the endpoint binds only the configured"
+            + " address (default 127.0.0.1)");
+  }
+
+  private static boolean isInterface(InetAddress address) {
+    try {
+      return NetworkInterface.getByInetAddress(address) != null;
+    } catch (SocketException e) {
+      return false;
+    }
+  }
+
+  private static Thread daemon(Runnable task) {
+    Thread thread = new Thread(task, "taskq-http");
+    thread.setDaemon(true);
+    return thread;
+  }
+}

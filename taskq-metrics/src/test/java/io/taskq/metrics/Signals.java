@@ -1,0 +1,44 @@
+package io.taskq.metrics;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/** Drives every signal the binding records, so a scrape shows every meter it can export. */
+public final class Signals {
+  private Signals() {}
+
+  public static void driveEverySignal(TaskQMetrics metrics, MeterRegistry registry) {
+    metrics.leaderChanged(true);
+    for (String sweep : List.of("reclaim_expired_locks", "scheduled_to_pending", "cron")) {
+      metrics.sweepBatchSize(sweep, 100, 100);
+      metrics.sweepRows(sweep, 3);
+      metrics.sweepDuration(sweep, Duration.ofMillis(40), false);
+      metrics.sweepSucceeded(sweep, Instant.ofEpochSecond(1_700_000_000));
+      metrics.sweepDuration(sweep, Duration.ofMillis(1750), true);
+      metrics.sweepTimeout(sweep);
+    }
+    metrics.jobsReclaimed("send_email", "crashed", 1);
+    metrics.jobsEnqueued("send_email", "default", 1);
+    metrics.jobStarted("send_email", "default", Duration.ofMillis(5));
+    metrics.jobSucceeded("send_email", "default", Duration.ofMillis(5));
+    metrics.jobFailed("send_email", "default", Duration.ofMillis(5));
+    metrics.eventFeedLag(Duration.ofSeconds(1));
+    QueueSampler ok =
+        new QueueSampler(
+            "queue_depth",
+            () -> List.of(new QueueReading("default", 4, Duration.ofSeconds(9))),
+            registry);
+    ok.sampleOnce();
+    QueueSampler failing =
+        new QueueSampler(
+            "backlog_detection",
+            () -> {
+              throw new java.sql.SQLTimeoutException(
+                  "canceling statement due to statement timeout");
+            },
+            registry);
+    failing.sampleOnce();
+  }
+}
