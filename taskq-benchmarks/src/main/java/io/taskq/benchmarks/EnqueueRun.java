@@ -1,0 +1,38 @@
+package io.taskq.benchmarks;
+
+import io.taskq.postgres.JobRequest;
+import io.taskq.postgres.JobsClient;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Figure (a): batch enqueue through {@link JobsClient#enqueueAll(List)}, {@value #PER_CALL} jobs
+ * per call, each call its own transaction, as an application enqueueing in bulk would.
+ *
+ * <p>The timed part builds the requests too (payload JSON checked, options defaulted), exactly as
+ * the baseline builds its parameter strings inside its timed loop.
+ */
+final class EnqueueRun {
+  static final int PER_CALL = RawSqlBaseline.INSERT_ROWS_PER_STATEMENT;
+  static final String ACTOR = "bench-noop";
+
+  private final JobsClient client;
+
+  EnqueueRun(JobsClient client) {
+    this.client = client;
+  }
+
+  /** Enqueues {@code jobs} pending no-op jobs; returns the elapsed nanoseconds. */
+  long enqueue(int jobs) {
+    long start = System.nanoTime();
+    for (int done = 0; done < jobs; done += PER_CALL) {
+      int n = Math.min(PER_CALL, jobs - done);
+      List<JobRequest> batch = new ArrayList<>(n);
+      for (int i = 1; i <= n; i++) {
+        batch.add(JobRequest.of(ACTOR, "{\"n\":" + (done + i) + "}"));
+      }
+      client.enqueueAll(batch);
+    }
+    return System.nanoTime() - start;
+  }
+}
