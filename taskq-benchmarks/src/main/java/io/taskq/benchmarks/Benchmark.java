@@ -30,15 +30,37 @@ public final class Benchmark {
   }
 
   /** The knobs of a run; the defaults are the documented benchmark. */
-  record Settings(int runs, int jobs, int threads, int pickupJobs, int soakJobs, int backlogRows) {
+  record Settings(
+      String figures,
+      int runs,
+      int jobs,
+      int threads,
+      int pickupJobs,
+      int soakJobs,
+      int backlogRows) {
     static Settings of(String[] args) {
+      String figures = stringArg(args, "--figures", "abcdef");
+      if (!figures.matches("[a-f]+")) {
+        throw new IllegalArgumentException(
+            "--figures must be letters of a to f (e.g. abc), was " + figures);
+      }
+      int jobs = intArg(args, "--jobs", 20_000);
+      if (jobs < EnqueueRun.PER_CALL || jobs % EnqueueRun.PER_CALL != 0) {
+        throw new IllegalArgumentException(
+            "--jobs must be a positive multiple of " + EnqueueRun.PER_CALL + ", was " + jobs);
+      }
       return new Settings(
+          figures,
           intArg(args, "--runs", 3),
-          intArg(args, "--jobs", 20_000),
+          jobs,
           intArg(args, "--threads", 8),
           intArg(args, "--pickup-jobs", 500),
           intArg(args, "--soak-jobs", 100_000),
           intArg(args, "--backlog-rows", 50_000));
+    }
+
+    boolean has(char figure) {
+      return figures.indexOf(figure) >= 0;
     }
   }
 
@@ -60,31 +82,74 @@ public final class Benchmark {
   private void run() throws Exception {
     RawSqlBaseline raw = new RawSqlBaseline(db.pool, db.schema.quoted());
     JobsClient client = JobsClient.create(db.pool, db.schema);
-    try (HikariDataSource other = db.otherPool(2)) {
-      for (int run = 1; run <= settings.runs(); run++) {
-        System.out.printf(Locale.ROOT, "Run %d of %d:%n", run, settings.runs());
-        baseline(raw);
-        enqueue(client);
-        endToEnd();
-        pickup(other);
+    if (settings.has('a') || settings.has('b') || settings.has('c')) {
+      warmUp(raw, client);
+      try (HikariDataSource other = db.otherPool(2)) {
+        for (int run = 1; run <= settings.runs(); run++) {
+          System.out.printf(Locale.ROOT, "Run %d of %d:%n", run, settings.runs());
+          insertBoth(raw, client, settings.jobs(), true);
+          claimBaseline(raw);
+          endToEnd(settings.jobs(), true);
+          if (settings.has('c')) {
+            pickup(other);
+          }
+        }
       }
+      figures.printMedians("");
+      printRatios();
     }
-    figures.printMedians("");
-    printRatios();
-    soak(client);
-    backlog();
-    Extras.run();
+    if (settings.has('d')) {
+      soak(client);
+    }
+    if (settings.has('e')) {
+      backlog();
+    }
+    if (settings.has('f')) {
+      Extras.run();
+    }
     System.out.printf(Locale.ROOT, "%nPeak heap: %.1f MiB%n", mib(HeapSampler.peakHeapBytes()));
     List<String> missed = figures.missed();
     System.out.println(missed.isEmpty() ? "Every target met." : "Targets missed: " + missed);
   }
 
-  /** The raw-SQL yardstick: 1000-row INSERTs, then 8 threads claiming 10 at a time. */
-  private void baseline(RawSqlBaseline raw) throws Exception {
-    int jobs = settings.jobs();
+  /** One small untimed pass of (a) and (b) and the baseline: classes loaded, code compiled. */
+  private void warmUp(RawSqlBaseline raw, JobsClient client) throws Exception {
+    int jobs = 10 * EnqueueRun.PER_CALL;
+    insertBoth(raw, client, jobs, false);
+    raw.claimAll(settings.threads(), jobs);
+    endToEnd(jobs, false);
+  }
+
+  /**
+   * (a) and the baseline's INSERT, interleaved batch by batch (alternating which goes first) so
+   * both see the same machine load: {@code JobsClient.enqueueAll} of 1000 jobs beside one 1000-row
+   * INSERT.
+   */
+  private void insertBoth(RawSqlBaseline raw, JobsClient client, int jobs, boolean record)
+      throws Exception {
     raw.reset();
-    long insertNanos = raw.insert(jobs);
-    figures.add("baseline.insert_rate", "rows/s", jobs / seconds(insertNanos));
+    db.emptyJobs();
+    EnqueueRun enqueue = new EnqueueRun(client);
+    long rawNanos = 0;
+    long taskqNanos = 0;
+    for (int first = 1, batch = 0; first <= jobs; first += EnqueueRun.PER_CALL, batch++) {
+      if (batch % 2 == 0) {
+        rawNanos += raw.insertBatch(first);
+        taskqNanos += enqueue.enqueueBatch(first, EnqueueRun.PER_CALL);
+      } else {
+        taskqNanos += enqueue.enqueueBatch(first, EnqueueRun.PER_CALL);
+        rawNanos += raw.insertBatch(first);
+      }
+    }
+    if (record) {
+      figures.add("baseline.insert_rate", "rows/s", jobs / seconds(rawNanos));
+      figures.add("a.taskq.enqueue_rate", "jobs/s", jobs / seconds(taskqNanos));
+    }
+  }
+
+  /** The raw-SQL claim yardstick: 8 threads claiming 10 at a time, acknowledging in one UPDATE. */
+  private void claimBaseline(RawSqlBaseline raw) throws Exception {
+    int jobs = settings.jobs();
     ServerCounters before = db.counters();
     long claimNanos = raw.claimAll(settings.threads(), jobs);
     ServerCounters.Cost cost = db.counters().since(before, jobs);
@@ -93,20 +158,8 @@ public final class Benchmark {
     figures.add("baseline.wal_bytes_per_job", "bytes", cost.walBytesPerJob());
   }
 
-  /** (a) JobsClient.enqueueAll, 1000 jobs per call. */
-  private void enqueue(JobsClient client) throws Exception {
-    db.emptyJobs();
-    int jobs = settings.jobs();
-    ServerCounters before = db.counters();
-    long nanos = new EnqueueRun(client).enqueue(jobs);
-    ServerCounters.Cost cost = db.counters().since(before, jobs);
-    figures.add("a.taskq.enqueue_rate", "jobs/s", jobs / seconds(nanos));
-    figures.add("a.taskq.enqueue_wal_bytes_per_job", "bytes", cost.walBytesPerJob());
-  }
-
   /** (b) The jobs (a) enqueued, run by one worker with 8 handler threads, start() to done. */
-  private void endToEnd() throws Exception {
-    int jobs = settings.jobs();
+  private void endToEnd(int jobs, boolean record) throws Exception {
     ServerCounters before = db.counters();
     long start = System.nanoTime();
     long nanos;
@@ -117,9 +170,11 @@ public final class Benchmark {
       nanos = System.nanoTime() - start;
     }
     ServerCounters.Cost cost = db.counters().since(before, jobs);
-    figures.add("b.taskq.end_to_end_rate", "jobs/s", jobs / seconds(nanos));
-    figures.add("b.taskq.write_xacts_per_job", "xacts", cost.writeTransactionsPerJob());
-    figures.add("b.taskq.wal_bytes_per_job", "bytes", cost.walBytesPerJob());
+    if (record) {
+      figures.add("b.taskq.end_to_end_rate", "jobs/s", jobs / seconds(nanos));
+      figures.add("b.taskq.write_xacts_per_job", "xacts", cost.writeTransactionsPerJob());
+      figures.add("b.taskq.wal_bytes_per_job", "bytes", cost.walBytesPerJob());
+    }
   }
 
   /** (c) Single jobs from another pool every 10 ms; the worker polls only every 30 s. */
@@ -219,6 +274,15 @@ public final class Benchmark {
 
   static double mib(long bytes) {
     return bytes / 1048576.0;
+  }
+
+  private static String stringArg(String[] args, String name, String fallback) {
+    for (int i = 0; i + 1 < args.length; i++) {
+      if (args[i].equals(name)) {
+        return args[i + 1];
+      }
+    }
+    return fallback;
   }
 
   private static int intArg(String[] args, String name, int fallback) {
