@@ -1,8 +1,8 @@
 package io.taskq.postgres;
 
 import io.taskq.core.RetryPolicy;
+import io.taskq.core.internal.JsonSyntax;
 import io.taskq.postgres.internal.CallerText;
-import io.taskq.postgres.internal.JsonSyntax;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;

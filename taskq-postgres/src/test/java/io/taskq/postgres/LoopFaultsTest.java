@@ -109,4 +109,26 @@ class LoopFaultsTest {
       assertThat(worker.faults().heartbeat().fired()).isEqualTo(3);
     }
   }
+
+  @Test
+  void databaseUnreachableThroughShutdown_abandonsTheOutcomesAfterALeasePeriod(
+      TestServices services) throws Exception {
+    TestDb db = TestDb.of(services);
+    AtomicInteger runs = new AtomicInteger();
+    TaskQ taskq = db.taskq(db.config().leasePeriod(Duration.ofSeconds(1)));
+    taskq.register(Actor.rawJson("stuck", (json, ctx) -> runs.incrementAndGet()));
+    taskq.start();
+    Worker worker = taskq.runningWorker();
+    worker.faults().complete().arm(1_000);
+    long id = db.enqueueOne("stuck", RetryPolicy.defaults());
+    db.notifyWake();
+    await().atMost(Duration.ofSeconds(10)).until(() -> runs.get() == 1);
+    taskq.close();
+    // close() returned although nothing could be recorded; the lease will lapse and S1 reclaims.
+    assertThat(worker.faults().complete().fired()).isPositive();
+    assertThat(worker.faults().complete().remaining()).isPositive();
+    assertThat(worker.held()).isZero();
+    assertThat(db.status(id)).isEqualTo("running");
+    assertThat(db.attempts(id)).isEmpty();
+  }
 }

@@ -17,7 +17,9 @@ import org.jspecify.annotations.Nullable;
  * never throws and never hangs on a server that accepts the connection but does not reply.
  */
 final class ServerProbe {
-  private static final int TIMEOUT_SECONDS = 3;
+  // Generous: a loaded CI machine can take seconds to fork a backend, and the verdict is cached
+  // for the whole JVM, so a too-short probe would fail every test class of a module.
+  private static final int TIMEOUT_SECONDS = 10;
 
   private ServerProbe() {}
 

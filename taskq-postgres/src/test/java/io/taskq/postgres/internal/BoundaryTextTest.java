@@ -2,6 +2,7 @@ package io.taskq.postgres.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskq.core.internal.JsonSyntax;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;

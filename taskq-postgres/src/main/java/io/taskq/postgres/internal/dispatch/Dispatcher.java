@@ -13,9 +13,11 @@ import org.slf4j.LoggerFactory;
  * each claimed job's handler, and again.
  *
  * <p>A failed claim (the database away, a pool timeout) returns its reserved slots and is retried
- * after an exponential backoff from 50 ms to 5 s; the loop never dies of a database error. It ends
- * when the gate is stopped, after launching whatever the claim in progress returned, so no claimed
- * job is ever dropped on the floor.
+ * after an exponential backoff from 50 ms to 5 s; the loop never dies of a database error. Jobs the
+ * handler executor refuses are handed back, and the next claim waits for the same backoff, so a
+ * saturated executor does not turn into a claim-and-release spin. It ends when the gate is stopped,
+ * after launching whatever the claim in progress returned, so no claimed job is ever dropped on the
+ * floor.
  */
 public final class Dispatcher implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
@@ -26,6 +28,7 @@ public final class Dispatcher implements Runnable {
   private final List<String> queues;
   private final List<String> actors;
   private final Backoff backoff = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(5));
+  private final Backoff refusals = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(5));
 
   public Dispatcher(
       ClaimGate gate,
@@ -70,8 +73,27 @@ public final class Dispatcher implements Runnable {
       backoff.reset();
     }
     gate.claimed(slots, jobs.size());
-    jobs.forEach(launcher::launch);
-    return true;
+    int refused = 0;
+    for (ClaimedJob job : jobs) {
+      refused += launcher.launch(job) ? 0 : 1;
+    }
+    if (refused == 0) {
+      refusals.reset();
+      return true;
+    }
+    return !gate.awaitStop(refusedDelay(refused));
+  }
+
+  /** The executor refused jobs (they went back to the queue): claim again only after a pause. */
+  private Duration refusedDelay(int refused) {
+    Duration delay = refusals.next();
+    if (refusals.failures() == 1) {
+      LOG.warn(
+          "the handler executor refused {} jobs; they were handed back; claiming again in {}",
+          refused,
+          delay);
+    }
+    return delay;
   }
 
   private Duration retryDelay(Exception e) {

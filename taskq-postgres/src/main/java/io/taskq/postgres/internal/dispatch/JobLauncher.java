@@ -7,5 +7,10 @@ package io.taskq.postgres.internal.dispatch;
  */
 @FunctionalInterface
 public interface JobLauncher {
-  void launch(ClaimedJob job);
+  /**
+   * Starts {@code job}'s handler.
+   *
+   * @return false when the job could not be started (the handler executor refused it)
+   */
+  boolean launch(ClaimedJob job);
 }

@@ -48,23 +48,25 @@ public final class HandlerLauncher implements JobLauncher {
   }
 
   @Override
-  public void launch(ClaimedJob claim) {
+  public boolean launch(ClaimedJob claim) {
     RunningJob job = new RunningJob(claim);
     inFlight.add(job);
     Actor<?> actor = actors.get(claim.actor());
     if (actor == null) {
       // The claim selects only registered actors; this is a defensive path.
       finishWithoutRunning(job, "no handler is registered for actor '" + claim.actor() + "'");
-      return;
+      return true;
     }
     try {
       executor.execute(run(job, actor));
+      return true;
     } catch (RejectedExecutionException e) {
-      LOG.warn("handler executor refused {}; releasing its lease: {}", job, e.toString());
+      LOG.debug("handler executor refused {}; releasing its lease: {}", job, e.toString());
       if (job.release()) {
         giveBack.accept(job);
       }
       freeSlot.run();
+      return false;
     }
   }
 

@@ -1,7 +1,7 @@
 package io.taskq.postgres.internal.execution;
 
 import io.taskq.core.Actor;
-import io.taskq.postgres.internal.JsonSyntax;
+import io.taskq.core.internal.JsonSyntax;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package io.taskq.postgres.internal;
+package io.taskq.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.taskq.postgres.internal;
+package io.taskq.core.internal;
 
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;

@@ -1,0 +1,82 @@
+package io.taskq.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskq.core.ratelimit.Decision;
+import io.taskq.core.ratelimit.Gcra;
+import io.taskq.core.ratelimit.RateLimit;
+import io.taskq.core.ratelimit.SlidingWindowLog;
+import io.taskq.core.ratelimit.TokenBucket;
+import io.taskq.core.ratelimit.UnavailablePolicy;
+import io.taskq.redis.internal.LimitScript;
+import io.taskq.redis.internal.LuaScript;
+import io.taskq.testing.TaskQTest;
+import io.taskq.testing.TestServices;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Scripts are loaded once and then called by SHA; when Redis forgets them ({@code SCRIPT FLUSH}, a
+ * restart, a failover) the next call reloads and answers as if nothing happened (D13).
+ */
+@TaskQTest
+@Tag("M5")
+class ScriptReloadTest {
+  private static final UnavailablePolicy FAIL = UnavailablePolicy.failClosed(Duration.ofSeconds(1));
+
+  private static RedisConnector connector;
+  private static RawRedis raw;
+
+  @BeforeAll
+  static void connect(TestServices services) {
+    connector = RawRedis.connector(services);
+    raw = RawRedis.to(services);
+  }
+
+  @AfterAll
+  static void close() {
+    raw.close();
+    connector.close();
+  }
+
+  static Stream<RateLimit> limitsOfFive() {
+    return Stream.of(
+        TokenBucket.of(5, 1, Duration.ofHours(1)),
+        SlidingWindowLog.of(5, Duration.ofHours(1)),
+        Gcra.of(1, Duration.ofHours(1), 5));
+  }
+
+  @ParameterizedTest
+  @MethodSource("limitsOfFive")
+  void scriptFlushBetweenCalls_isSurvivedTransparently(RateLimit limit) {
+    RedisRateLimiter limiter = RedisRateLimiter.create(connector, limit, FAIL);
+    LuaScript script = LimitScript.of(limit, connector.keys()).script();
+    String name = "flush-" + limit.algorithm();
+
+    assertThat(limiter.tryAcquire(name)).isEqualTo(Decision.allowed(4));
+    int loadsBefore = script.loads();
+    assertThat(limiter.tryAcquire(name)).isEqualTo(Decision.allowed(3));
+    assertThat(script.loads()).as("called by SHA, not loaded again").isEqualTo(loadsBefore);
+
+    assertThat(raw.sync().scriptFlush()).isEqualTo("OK");
+    assertThat(raw.sync().scriptExists(script.sha())).containsExactly(false);
+
+    assertThat(limiter.tryAcquire(name)).isEqualTo(Decision.allowed(2));
+    assertThat(script.loads()).as("reloaded once after NOSCRIPT").isEqualTo(loadsBefore + 1);
+    assertThat(raw.sync().scriptExists(script.sha())).containsExactly(true);
+  }
+
+  @ParameterizedTest
+  @MethodSource("limitsOfFive")
+  void scriptFlushBeforeTheVeryFirstCall_isSurvivedToo(RateLimit limit) {
+    raw.sync().scriptFlush();
+    RedisRateLimiter limiter = RedisRateLimiter.create(connector, limit, FAIL);
+
+    assertThat(limiter.tryAcquire("fresh-" + limit.algorithm(), 5)).isEqualTo(Decision.allowed(0));
+  }
+}
