@@ -1,90 +1,288 @@
 package io.taskq.benchmarks;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
-import java.sql.Connection;
-import java.sql.Statement;
+import io.taskq.core.SchemaName;
+import io.taskq.postgres.JobsClient;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 /**
- * One command, one run of every figure: the raw-SQL baseline and TaskQ on the same database.
+ * One command, one run of every figure: TaskQ and a raw-SQL baseline on the same database, in the
+ * same process, alternating within each run so both see the same machine load.
  *
- * <p>Reads {@code TASKQ_DATABASE_URL} (else the local PostgreSQL), works in its own schema {@code
- * taskq_bench}, repeats each measurement {@code runs} times and prints medians, the TaskQ /
- * baseline ratios, the database's cost per job and the peak heap. See docs/benchmarks.md.
+ * <p>Reads {@code TASKQ_DATABASE_URL} (else the local PostgreSQL) and works in its own schema
+ * {@value #SCHEMA}, dropped and migrated at start. Figures (a) to (c) and the baseline repeat
+ * {@code --runs} times (default 3) and print medians and the TaskQ / baseline ratios; (d) and (e)
+ * run once each, as they are long; then the peak heap. See docs/benchmarks.md for what each figure
+ * means and the targets.
  */
 public final class Benchmark {
   static final String SCHEMA = "taskq_bench";
 
-  private Benchmark() {}
+  private final Settings settings;
+  private final BenchDatabase db;
+  private final Figures figures = new Figures();
+
+  private Benchmark(Settings settings, BenchDatabase db) {
+    this.settings = settings;
+    this.db = db;
+  }
+
+  /** The knobs of a run; the defaults are the documented benchmark. */
+  record Settings(
+      String figures,
+      int runs,
+      int jobs,
+      int threads,
+      int pickupJobs,
+      int soakJobs,
+      int backlogRows) {
+    static Settings of(String[] args) {
+      String figures = stringArg(args, "--figures", "abcdef");
+      if (!figures.matches("[a-f]+")) {
+        throw new IllegalArgumentException(
+            "--figures must be letters of a to f (e.g. abc), was " + figures);
+      }
+      int jobs = intArg(args, "--jobs", 20_000);
+      if (jobs < EnqueueRun.PER_CALL || jobs % EnqueueRun.PER_CALL != 0) {
+        throw new IllegalArgumentException(
+            "--jobs must be a positive multiple of " + EnqueueRun.PER_CALL + ", was " + jobs);
+      }
+      return new Settings(
+          figures,
+          intArg(args, "--runs", 3),
+          jobs,
+          intArg(args, "--threads", 8),
+          intArg(args, "--pickup-jobs", 500),
+          intArg(args, "--soak-jobs", 100_000),
+          intArg(args, "--backlog-rows", 50_000));
+    }
+
+    boolean has(char figure) {
+      return figures.indexOf(figure) >= 0;
+    }
+  }
 
   public static void main(String[] args) throws Exception {
-    int runs = intArg(args, "--runs", 3);
-    int jobs = intArg(args, "--jobs", 20_000);
-    int threads = intArg(args, "--threads", 8);
-    String url = System.getenv().getOrDefault("TASKQ_DATABASE_URL", LOCAL_URL);
+    Settings settings = Settings.of(args);
     System.out.printf(
-        Locale.ROOT, "TaskQ benchmark: %d runs, %d jobs, %d threads%n", runs, jobs, threads);
-    try (HikariDataSource ds = pool(url, threads + 4)) {
-      recreateSchema(ds);
-      Figures figures = new Figures();
-      RawSqlBaseline raw = new RawSqlBaseline(ds, '"' + SCHEMA + '"');
-      for (int run = 1; run <= runs; run++) {
-        System.out.printf(Locale.ROOT, "Run %d:%n", run);
-        raw.reset();
-        long insertNanos = raw.insert(jobs);
-        figures.add("baseline.insert_rate", "rows/s", jobs / seconds(insertNanos));
-        ServerCounters before = counters(ds);
-        long claimNanos = raw.claimAll(threads, jobs);
-        ServerCounters.Cost cost = counters(ds).since(before, jobs);
-        figures.add("baseline.claim_rate", "jobs/s", jobs / seconds(claimNanos));
-        figures.add("baseline.write_xacts_per_job", "xacts", cost.writeTransactionsPerJob());
-        figures.add("baseline.wal_bytes_per_job", "bytes", cost.walBytesPerJob());
+        Locale.ROOT,
+        "TaskQ benchmark: %d runs, %d jobs, %d threads, heap limit %.0f MiB, %d cores%n",
+        settings.runs(),
+        settings.jobs(),
+        settings.threads(),
+        mib(HeapSampler.maxHeapBytes()),
+        Runtime.getRuntime().availableProcessors());
+    try (BenchDatabase db = BenchDatabase.open(SchemaName.of(SCHEMA), settings.threads() + 8)) {
+      new Benchmark(settings, db).run();
+    }
+  }
+
+  private void run() throws Exception {
+    RawSqlBaseline raw = new RawSqlBaseline(db.pool, db.schema.quoted());
+    JobsClient client = JobsClient.create(db.pool, db.schema);
+    if (settings.has('a') || settings.has('b') || settings.has('c')) {
+      warmUp(raw, client);
+      try (HikariDataSource other = db.otherPool(2)) {
+        for (int run = 1; run <= settings.runs(); run++) {
+          System.out.printf(Locale.ROOT, "Run %d of %d:%n", run, settings.runs());
+          insertBoth(raw, client, settings.jobs(), true);
+          claimBaseline(raw);
+          endToEnd(settings.jobs(), true);
+          if (settings.has('c')) {
+            pickup(other);
+          }
+        }
       }
-      figures.printMedians();
-      System.out.printf(Locale.ROOT, "Peak heap: %.1f MiB%n", peakHeapBytes() / 1048576.0);
+      figures.printMedians("");
+      printRatios();
+    }
+    if (settings.has('d')) {
+      soak(client);
+    }
+    if (settings.has('e')) {
+      backlog();
+    }
+    if (settings.has('f')) {
+      Extras.run();
+    }
+    System.out.printf(Locale.ROOT, "%nPeak heap: %.1f MiB%n", mib(HeapSampler.peakHeapBytes()));
+    List<String> missed = figures.missed();
+    System.out.println(missed.isEmpty() ? "Every target met." : "Targets missed: " + missed);
+  }
+
+  /** One small untimed pass of (a) and (b) and the baseline: classes loaded, code compiled. */
+  private void warmUp(RawSqlBaseline raw, JobsClient client) throws Exception {
+    int jobs = 10 * EnqueueRun.PER_CALL;
+    insertBoth(raw, client, jobs, false);
+    raw.claimAll(settings.threads(), jobs);
+    endToEnd(jobs, false);
+  }
+
+  /**
+   * (a) and the baseline's INSERT, interleaved batch by batch (alternating which goes first) so
+   * both see the same machine load: {@code JobsClient.enqueueAll} of 1000 jobs beside one 1000-row
+   * INSERT.
+   */
+  private void insertBoth(RawSqlBaseline raw, JobsClient client, int jobs, boolean record)
+      throws Exception {
+    raw.reset();
+    db.emptyJobs();
+    EnqueueRun enqueue = new EnqueueRun(client);
+    long rawNanos = 0;
+    long taskqNanos = 0;
+    for (int first = 1, batch = 0; first <= jobs; first += EnqueueRun.PER_CALL, batch++) {
+      if (batch % 2 == 0) {
+        rawNanos += raw.insertBatch(first);
+        taskqNanos += enqueue.enqueueBatch(first, EnqueueRun.PER_CALL);
+      } else {
+        taskqNanos += enqueue.enqueueBatch(first, EnqueueRun.PER_CALL);
+        rawNanos += raw.insertBatch(first);
+      }
+    }
+    if (record) {
+      figures.add("baseline.insert_rate", "rows/s", jobs / seconds(rawNanos));
+      figures.add("a.taskq.enqueue_rate", "jobs/s", jobs / seconds(taskqNanos));
     }
   }
 
-  static final String LOCAL_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
-
-  static HikariDataSource pool(String url, int size) {
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(url);
-    config.setMaximumPoolSize(size);
-    config.setPoolName("taskq-bench");
-    return new HikariDataSource(config);
+  /** The raw-SQL claim yardstick: 8 threads claiming 10 at a time, acknowledging in one UPDATE. */
+  private void claimBaseline(RawSqlBaseline raw) throws Exception {
+    int jobs = settings.jobs();
+    ServerCounters before = db.counters();
+    long claimNanos = raw.claimAll(settings.threads(), jobs);
+    ServerCounters.Cost cost = db.counters().since(before, jobs);
+    figures.add("baseline.claim_rate", "jobs/s", jobs / seconds(claimNanos));
+    figures.add("baseline.write_xacts_per_job", "xacts", cost.writeTransactionsPerJob());
+    figures.add("baseline.wal_bytes_per_job", "bytes", cost.walBytesPerJob());
   }
 
-  private static void recreateSchema(HikariDataSource ds) throws Exception {
-    try (Connection c = ds.getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("DROP SCHEMA IF EXISTS \"" + SCHEMA + "\" CASCADE");
-      s.execute("CREATE SCHEMA \"" + SCHEMA + "\"");
+  /** (b) The jobs (a) enqueued, run by one worker with 8 handler threads, start() to done. */
+  private void endToEnd(int jobs, boolean record) throws Exception {
+    ServerCounters before = db.counters();
+    long start = System.nanoTime();
+    long nanos;
+    try (WorkerRun worker =
+        new WorkerRun(db, settings.threads(), WorkerRun.DEFAULT_POLL_INTERVAL)) {
+      worker.start();
+      worker.awaitSucceeded(jobs, n -> {});
+      nanos = System.nanoTime() - start;
+    }
+    ServerCounters.Cost cost = db.counters().since(before, jobs);
+    if (record) {
+      figures.add("b.taskq.end_to_end_rate", "jobs/s", jobs / seconds(nanos));
+      figures.add("b.taskq.write_xacts_per_job", "xacts", cost.writeTransactionsPerJob());
+      figures.add("b.taskq.wal_bytes_per_job", "bytes", cost.walBytesPerJob());
     }
   }
 
-  static ServerCounters counters(HikariDataSource ds) throws Exception {
-    try (Connection c = ds.getConnection()) {
-      return ServerCounters.read(c);
+  /** (c) Single jobs from another pool every 10 ms; the worker polls only every 30 s. */
+  private void pickup(HikariDataSource other) throws Exception {
+    db.emptyJobs();
+    PickupRun.Latency latency;
+    try (WorkerRun worker = new WorkerRun(db, settings.threads(), PickupRun.POLL_INTERVAL)) {
+      worker.start();
+      latency =
+          new PickupRun(db).measure(worker, other, settings.pickupJobs(), Duration.ofMillis(10));
     }
+    figures.add("c.taskq.pickup_p50", "ms", latency.p50());
+    figures.add("c.taskq.pickup_p99", "ms", latency.p99());
+    figures.add("c.taskq.pickup_max", "ms", latency.max());
+  }
+
+  private void printRatios() {
+    System.out.println();
+    System.out.println("TaskQ / baseline and targets (medians):");
+    figures.printRatio(
+        "a. enqueue rate / raw INSERT", "a.taskq.enqueue_rate", "baseline.insert_rate", 0.7);
+    figures.printRatio(
+        "b. end-to-end rate / raw claim", "b.taskq.end_to_end_rate", "baseline.claim_rate", 0.6);
+    figures.printAtMost("b. write transactions per job", "b.taskq.write_xacts_per_job", 0.3);
+    figures.printBelow("c. pickup p50", "c.taskq.pickup_p50", 5);
+    figures.printBelow("c. pickup p99", "c.taskq.pickup_p99", 20);
+  }
+
+  /** (d) Many jobs under the small heap: the heap stays flat. */
+  private void soak(JobsClient client) throws Exception {
+    int jobs = settings.soakJobs();
+    System.out.printf(
+        Locale.ROOT,
+        "%n(d) %d jobs under a %.0f MiB heap:%n",
+        jobs,
+        mib(HeapSampler.maxHeapBytes()));
+    db.emptyJobs();
+    new EnqueueRun(client).enqueue(jobs);
+    long liveBefore = HeapSampler.liveHeapBytes();
+    long start = System.nanoTime();
+    List<Long> samples;
+    List<Long> floors;
+    try (HeapSampler sampler = new HeapSampler();
+        WorkerRun worker = new WorkerRun(db, settings.threads(), WorkerRun.DEFAULT_POLL_INTERVAL)) {
+      worker.start();
+      worker.awaitSucceeded(jobs, n -> {});
+      samples = sampler.samples();
+      floors = sampler.windowFloors();
+    }
+    long nanos = System.nanoTime() - start;
+    long liveAfter = HeapSampler.liveHeapBytes();
+    System.out.printf(
+        Locale.ROOT,
+        "  processed in %.1f s (%.0f jobs/s); %d heap samples, min %.1f MiB, max %.1f MiB%n",
+        seconds(nanos),
+        jobs / seconds(nanos),
+        samples.size(),
+        mib(samples.stream().mapToLong(Long::longValue).min().orElse(0)),
+        mib(samples.stream().mapToLong(Long::longValue).max().orElse(0)));
+    System.out.printf(
+        Locale.ROOT,
+        "  heap floor per %d s window (MiB): %s%n",
+        HeapSampler.WINDOW,
+        floors.stream().map(b -> String.format(Locale.ROOT, "%.1f", mib(b))).toList());
+    System.out.printf(
+        Locale.ROOT,
+        "  live heap after a full GC: %.1f MiB before the run, %.1f MiB after%n",
+        mib(liveBefore),
+        mib(liveAfter));
+  }
+
+  /** (e) Issue 4: an expired-lock backlog drained by S1 in default-size batches. */
+  private void backlog() throws Exception {
+    int rows = settings.backlogRows();
+    System.out.printf(Locale.ROOT, "%n(e) S1 drain of a %d-row expired-lock backlog:%n", rows);
+    ReclaimBacklogRun run = new ReclaimBacklogRun(db);
+    for (int i = 1; i <= settings.runs(); i++) {
+      db.emptyJobs();
+      run.insertBacklog(rows);
+      ReclaimBacklogRun.Drain d = run.drain(rows);
+      figures.add("e.reclaim_rate", "rows/s", d.rowsPerSecond());
+      figures.add("e.reclaim_ms_per_row", "ms", d.millisPerRow());
+      figures.add("e.batch_p50", "ms", Figures.quantile(d.batchNanos(), 0.5) / 1e6);
+      figures.add("e.batch_p99", "ms", Figures.quantile(d.batchNanos(), 0.99) / 1e6);
+      figures.add("e.batch_max", "ms", Figures.quantile(d.batchNanos(), 1.0) / 1e6);
+      figures.add("e.statements_per_batch", "stmts", d.statementsPerBatch());
+      figures.add("e.batches", "batches", d.batches());
+    }
+    figures.printMedians("e.");
+    figures.printBelow("e. reclaim time per row", "e.reclaim_ms_per_row", 0.2);
+    figures.printBelow("e. batch duration p99", "e.batch_p99", 175);
   }
 
   static double seconds(long nanos) {
     return nanos / 1e9;
   }
 
-  static long peakHeapBytes() {
-    long peak = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) {
-        peak += pool.getPeakUsage().getUsed();
+  static double mib(long bytes) {
+    return bytes / 1048576.0;
+  }
+
+  private static String stringArg(String[] args, String name, String fallback) {
+    for (int i = 0; i + 1 < args.length; i++) {
+      if (args[i].equals(name)) {
+        return args[i + 1];
       }
     }
-    return peak;
+    return fallback;
   }
 
   private static int intArg(String[] args, String name, int fallback) {

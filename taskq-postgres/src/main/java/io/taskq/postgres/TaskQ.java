@@ -4,12 +4,19 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.core.Actor;
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
+import io.taskq.core.spi.MaintenanceHealth;
+import io.taskq.core.spi.MaintenanceListener;
 import io.taskq.postgres.internal.OwnedPool;
 import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
+import io.taskq.postgres.internal.leader.LeaderConnectionSource;
+import io.taskq.postgres.internal.maintenance.Maintenance;
+import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
 import io.taskq.postgres.internal.migrate.Migrations;
+import io.taskq.postgres.internal.sweep.MaintenanceSweeps;
 import io.taskq.postgres.internal.worker.Worker;
 import io.taskq.postgres.internal.worker.WorkerSettings;
 import java.sql.SQLException;
+import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -40,6 +47,17 @@ import org.jspecify.annotations.Nullable;
  * Handlers run on the {@link Executor} given to the builder, or on a pool of {@code
  * TASKQ_WORKER_CONCURRENCY} threads TaskQ owns. {@code docs/workers.md} describes the loops,
  * connections and shutdown order.
+ *
+ * <p><b>Maintenance.</b> {@link #start()} also makes this process a candidate for the schema's
+ * maintenance leadership (M1): exactly one process per schema at a time runs the repair sweeps
+ * (reclaim of expired leases, deadlines, scheduled-to-pending every second, and the rest; {@code
+ * docs/maintenance-sweeps.md}), the others keep campaigning and take over when it goes. The leader
+ * holds a session advisory lock on a connection of its own, outside any pool (D8): a direct
+ * connection to {@code TASKQ_DATABASE_DIRECT_URL}, else to {@code TASKQ_DATABASE_URL} when TaskQ
+ * owns its pool; given only the application's DataSource, it borrows one of its connections for as
+ * long as it campaigns or leads (like the listener, for good). Behind a transaction-pooling proxy
+ * set the direct URL. {@link #health()} and {@link #isLeader()} report on it; {@link
+ * Builder#maintenance(boolean)} turns it off for processes that should never lead.
  */
 public final class TaskQ implements AutoCloseable {
   private enum State {
@@ -52,17 +70,22 @@ public final class TaskQ implements AutoCloseable {
   private final @Nullable DataSource givenDataSource;
   private final @Nullable Executor executor;
   private final boolean migrate;
+  private final boolean maintain;
+  private final MaintenanceListener maintenanceListener;
   private final Map<String, Actor<?>> actors = new LinkedHashMap<>();
   private State state = State.NEW;
   private @Nullable HikariDataSource ownedPool;
   private @Nullable JobsClient jobs;
   private @Nullable Worker worker;
+  private @Nullable Maintenance maintenance;
 
   private TaskQ(Builder builder, TaskQConfig config) {
     this.config = config;
     this.givenDataSource = builder.dataSource;
     this.executor = builder.executor;
     this.migrate = builder.migrate;
+    this.maintain = builder.maintenance;
+    this.maintenanceListener = builder.listener;
   }
 
   /** A TaskQ that opens its own pool from {@code TASKQ_DATABASE_URL}, unless given a DataSource. */
@@ -95,7 +118,7 @@ public final class TaskQ implements AutoCloseable {
 
   /**
    * Brings the schema up to date (unless disabled), registers this process as a worker with its
-   * actors, and starts claiming.
+   * actors, starts claiming, and starts campaigning for maintenance leadership (unless disabled).
    *
    * @throws IllegalStateException when no actor is registered, or when started or closed already
    * @throws SchemaMigrationException when the schema cannot be brought to this version
@@ -120,6 +143,20 @@ public final class TaskQ implements AutoCloseable {
             WorkerSettings.of(config, actors.values()),
             actors.values(),
             executor);
+    if (maintain) {
+      maintenance = startMaintenance(dataSource);
+    }
+  }
+
+  private Maintenance startMaintenance(DataSource dataSource) {
+    Maintenance started =
+        Maintenance.builder(dataSource, config.schemaName(), leaderSource(dataSource))
+            .settings(MaintenanceSettings.from(config))
+            .sweeps(MaintenanceSweeps.of(config))
+            .listener(maintenanceListener)
+            .build();
+    started.start();
+    return started;
   }
 
   /**
@@ -160,28 +197,91 @@ public final class TaskQ implements AutoCloseable {
     return ListenConnectionSource.borrowed(dataSource);
   }
 
+  /** The leader's own connection (D8); see the class comment. */
+  private LeaderConnectionSource leaderSource(DataSource dataSource) {
+    if (givenDataSource == null || config.databaseDirectUrl().isPresent()) {
+      return LeaderConnectionSource.fromConfig(config).orElseThrow();
+    }
+    return LeaderConnectionSource.borrowed(dataSource);
+  }
+
   /**
-   * Shuts down gracefully: stops claiming, waits up to the shutdown grace for running handlers,
-   * hands the unfinished jobs back to the queue, records every outcome, deregisters, and closes the
-   * pool TaskQ opened. Safe to call more than once, and before {@link #start()}.
+   * Shuts down gracefully: gives up maintenance leadership (another process takes over), stops
+   * claiming, waits up to the shutdown grace for running handlers, hands the unfinished jobs back
+   * to the queue, records every outcome, deregisters, and closes the pool TaskQ opened. Safe to
+   * call more than once, and before {@link #start()}.
    */
   @Override
   public synchronized void close() {
+    Maintenance maintaining = maintenance;
     Worker running = worker;
     HikariDataSource pool = ownedPool;
     state = State.CLOSED;
+    maintenance = null;
     worker = null;
     ownedPool = null;
     jobs = null;
     try {
-      if (running != null) {
-        running.close();
+      if (maintaining != null) {
+        maintaining.close();
       }
     } finally {
-      if (pool != null) {
-        pool.close();
+      try {
+        if (running != null) {
+          running.close();
+        }
+      } finally {
+        if (pool != null) {
+          pool.close();
+        }
       }
     }
+  }
+
+  /**
+   * Test-only: dies like a killed process. Maintenance stops and its leader connection closes (the
+   * server releases the lock, as it would for a dead process); the worker stops without recording
+   * outcomes, releasing leases or deleting its row, so its jobs are left to the reclaim sweep.
+   */
+  synchronized void crashForTest() {
+    Maintenance maintaining = maintenance;
+    Worker running = worker;
+    HikariDataSource pool = ownedPool;
+    state = State.CLOSED;
+    maintenance = null;
+    worker = null;
+    ownedPool = null;
+    jobs = null;
+    if (maintaining != null) {
+      maintaining.close();
+    }
+    if (running != null) {
+      running.crashForTest();
+    }
+    if (pool != null) {
+      pool.close();
+    }
+  }
+
+  /**
+   * The readiness view of this process's maintenance (O7): {@code degraded} with its reasons, and
+   * each sweep's last success and batch size. A process that is not the leader, has not completed a
+   * sweep yet, or runs no maintenance reports {@code degraded=false} with the reason {@value
+   * MaintenanceHealth#NO_SWEEP_YET}. Degraded is for operators to read, not a reason to fail a
+   * liveness probe.
+   */
+  public synchronized MaintenanceHealth.Report health() {
+    Maintenance running = maintenance;
+    if (running == null) {
+      return new MaintenanceHealth(config.sweepInterval(), InstantSource.system()).report();
+    }
+    return running.health().report();
+  }
+
+  /** Whether this process is the schema's maintenance leader now (as of its last check, O6). */
+  public synchronized boolean isLeader() {
+    Maintenance running = maintenance;
+    return running != null && running.isLeader();
   }
 
   /** The schema this TaskQ works in. */
@@ -217,6 +317,8 @@ public final class TaskQ implements AutoCloseable {
     private @Nullable DataSource dataSource;
     private @Nullable Executor executor;
     private boolean migrate = true;
+    private boolean maintenance = true;
+    private MaintenanceListener listener = MaintenanceListener.NONE;
 
     private Builder() {}
 
@@ -248,6 +350,27 @@ public final class TaskQ implements AutoCloseable {
      */
     public Builder migrate(boolean migrate) {
       this.migrate = migrate;
+      return this;
+    }
+
+    /**
+     * Whether this process campaigns for the schema's maintenance leadership and, when elected,
+     * runs the sweeps; default true. Turn off in processes that must never lead (maintenance runs
+     * in other processes of the fleet: at least one process per schema must keep it on, or expired
+     * leases are never reclaimed and scheduled jobs never become due).
+     */
+    public Builder maintenance(boolean maintenance) {
+      this.maintenance = maintenance;
+      return this;
+    }
+
+    /**
+     * Receives the maintenance signals (sweep rows, durations, timeouts, batch sizes, leadership,
+     * reclaims; O1-O6), e.g. a metrics binding; default none. Called on the maintenance threads:
+     * keep it quick and non-blocking.
+     */
+    public Builder listener(MaintenanceListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

@@ -99,6 +99,29 @@ class CancelRunningTest {
   }
 
   @Test
+  void cancelThroughTheClient_reachesTheHandlerLongBeforeTheNextHeartbeat(TestServices services)
+      throws Exception {
+    TestDb db = TestDb.of(services);
+    long id = db.enqueueOne("cancel-at-once", RetryPolicy.defaults());
+    CountDownLatch entered = new CountDownLatch(1);
+    AtomicBoolean observed = new AtomicBoolean();
+    // Heartbeats every 20 s: only the NOTIFY the cancel statement sends can deliver it in time.
+    try (TaskQ taskq =
+        db.taskq(
+            db.config()
+                .heartbeatInterval(Duration.ofSeconds(20))
+                .leasePeriod(Duration.ofMinutes(2)))) {
+      taskq.register(waitsForCancel("cancel-at-once", entered, observed, false));
+      taskq.start();
+      assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(taskq.jobs().cancel(id)).isEqualTo(CancelResult.CANCEL_REQUESTED);
+      await().atMost(Duration.ofSeconds(5)).untilTrue(observed);
+      await().atMost(Duration.ofSeconds(5)).until(() -> db.status(id).equals("cancelled"));
+    }
+    assertThat(db.attempts(id)).extracting(a -> a.get("outcome")).containsExactly("cancelled");
+  }
+
+  @Test
   void cancelSeenByTheHeartbeat_endsCancelledEvenWhenTheHandlerThrows(TestServices services)
       throws Exception {
     TestDb db = TestDb.of(services);

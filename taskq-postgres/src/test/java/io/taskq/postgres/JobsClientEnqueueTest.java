@@ -153,6 +153,48 @@ class JobsClientEnqueueTest {
   }
 
   @Test
+  void mixedBatch_eachJobKeepsItsOwnOptionsAndItsPlaceInTheIdOrder() {
+    JobRequest.Builder mail =
+        JobRequest.builder("mail").queue("outbox").priority(2).labels(Map.of("tenant", "acme"));
+    JobRequest.Builder report = JobRequest.builder("report").delay(Duration.ofHours(2));
+    JobRequest.Builder plain = JobRequest.builder("plain").maxAttempts(3);
+    List<JobRequest> batch = new ArrayList<>();
+    for (int i = 0; i < 9; i++) {
+      JobRequest.Builder options = i % 3 == 0 ? mail : i % 3 == 1 ? report : plain;
+      batch.add(options.payloadJson("{\"i\": " + i + "}").build());
+    }
+
+    List<Long> ids = client.enqueueAll(batch);
+
+    assertThat(ids).hasSize(9).doesNotHaveDuplicates().isSorted();
+    for (int i = 0; i < 9; i++) {
+      JobInfo job = client.find(ids.get(i)).orElseThrow();
+      assertThat(job.payloadJson()).isEqualTo("{\"i\": " + i + "}");
+      switch (i % 3) {
+        case 0 -> {
+          assertThat(job.actor()).isEqualTo("mail");
+          assertThat(job.queue()).isEqualTo("outbox");
+          assertThat(job.priority()).isEqualTo((short) 2);
+          assertThat(job.labels()).containsExactly(Map.entry("tenant", "acme"));
+          assertThat(job.status()).isEqualTo(JobStatus.PENDING);
+        }
+        case 1 -> {
+          assertThat(job.actor()).isEqualTo("report");
+          assertThat(job.queue()).isEqualTo(JobRequest.DEFAULT_QUEUE);
+          assertThat(job.status()).isEqualTo(JobStatus.SCHEDULED);
+          assertThat(job.runAt()).isEqualTo(job.createdAt().plus(Duration.ofHours(2)));
+        }
+        default -> {
+          assertThat(job.actor()).isEqualTo("plain");
+          assertThat(job.maxAttempts()).isEqualTo(3);
+          assertThat(job.labels()).isEmpty();
+          assertThat(job.status()).isEqualTo(JobStatus.PENDING);
+        }
+      }
+    }
+  }
+
+  @Test
   void batchLargerThanOneStatement_isSplitAndStillOrdered() {
     int n = JobsClient.BATCH_ROWS_PER_STATEMENT + 7;
     List<JobRequest> batch = new ArrayList<>();

@@ -43,8 +43,20 @@ final class TestDb {
         .shutdownGrace(Duration.ofSeconds(5));
   }
 
-  /** A TaskQ on this schema with {@code settings} (not started). */
+  /**
+   * A TaskQ on this schema with {@code settings} (not started), running no maintenance: these tests
+   * pin the worker's own behaviour, with no reclaim sweep acting behind their backs.
+   */
   TaskQ taskq(TaskQConfig.Builder settings) {
+    return TaskQ.builder(dataSource)
+        .config(settings.build())
+        .migrate(false)
+        .maintenance(false)
+        .build();
+  }
+
+  /** A TaskQ on this schema with {@code settings} that campaigns for maintenance leadership. */
+  TaskQ maintainingTaskq(TaskQConfig.Builder settings) {
     return TaskQ.builder(dataSource).config(settings.build()).migrate(false).build();
   }
 

@@ -135,6 +135,30 @@ class UniqueForTest {
   }
 
   @Test
+  void liveTwinsAmongNewJobsOfABatch_comeBackAtTheirOwnPositions() {
+    long a = client.enqueue(unique("mixed", "a"));
+    long c = client.enqueue(unique("mixed", "c"));
+
+    List<Long> ids =
+        client.enqueueAll(
+            List.of(
+                JobRequest.of("mixed", "1"),
+                unique("mixed", "a"),
+                JobRequest.of("mixed", "2"),
+                unique("mixed", "b"),
+                unique("mixed", "c"),
+                JobRequest.of("mixed", "3")));
+
+    assertThat(ids.get(1)).isEqualTo(a);
+    assertThat(ids.get(4)).isEqualTo(c);
+    List<Long> fresh = List.of(ids.get(0), ids.get(2), ids.get(3), ids.get(5));
+    assertThat(fresh).isSorted().doesNotHaveDuplicates().allMatch(id -> id > c);
+    assertThat(client.find(ids.get(2)).orElseThrow().payloadJson()).isEqualTo("2");
+    assertThat(rowsWithKey("mixed", "a")).isOne();
+    assertThat(rowsWithKey("mixed", "b")).isOne();
+  }
+
+  @Test
   void secondEnqueuer_waitsForTheFirstTransactionThenReturnsItsJob(TestServices services)
       throws Exception {
     try (Connection first = services.dataSource().getConnection()) {

@@ -32,6 +32,10 @@ LIMIT 1
 --   running             -> cancel_requested_at stamped (kept if already set); the worker ends it.
 -- B6/L1: the 'cancelled' job_events row is written by the same statement, so it commits with the
 -- transition and never alone. B4: written times come from clock_timestamp().
+-- L8: a running job's owner is told at once: one pg_notify on its worker channel
+-- (taskq_worker_{tag}_{locked_by}, M2), sent on commit of this same statement, so the handler sees
+-- the request without waiting for the next heartbeat. The payload is the job id only (D11).
+-- Binds: the job id, then the worker channel prefix (taskq_worker_{tag}_).
 -- Result: one row (the job's new status) when the job was cancellable, none otherwise.
 WITH changed AS (
   UPDATE {schema}.jobs
@@ -42,15 +46,21 @@ WITH changed AS (
                                  ELSE cancel_requested_at END
   WHERE id = ?
     AND status IN ('scheduled', 'pending', 'running')
-  RETURNING id, status, actor, queue, attempt, finished_at
+  RETURNING id, status, actor, queue, attempt, finished_at, locked_by
 ),
 event AS (
   INSERT INTO {schema}.job_events (job_id, kind, actor, queue, attempt, occurred_at)
   SELECT id, 'cancelled', actor, queue, attempt, finished_at
   FROM changed
   WHERE status = 'cancelled'
+),
+notified AS (
+  -- An aggregate always yields one row, so joining it keeps the result and forces the NOTIFY.
+  SELECT count(pg_notify(?::text || locked_by, id::text)) AS sent
+  FROM changed
+  WHERE status = 'running' AND locked_by IS NOT NULL
 )
-SELECT status FROM changed
+SELECT status FROM changed CROSS JOIN notified
 
 -- name: status
 -- After a cancel that changed nothing: is the job terminal, or unknown?

@@ -8,80 +8,106 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@code insert_jobs} statement's parameters: one array per column, element {@code i} from
- * request {@code i}. Arrays keep the statement text fixed whatever the batch size, so PostgreSQL
- * plans it once, and thousands of rows travel in one round trip.
+ * The {@code insert_jobs} statement's parameters, dictionary-encoded: the distinct option sets of
+ * the batch (actor, queue, priority, labels, timing, retry policy, deadline, unique key) as one
+ * array per option, and per job only its payload and the (1-based) number of its option set.
+ *
+ * <p>Why: a bulk enqueue almost always gives every job the same options, and parsing fifteen
+ * thousand-element arrays cost the server more than inserting the rows (the batch then ran at about
+ * half the speed of a plain multi-row INSERT). Now such a batch sends one option set and two
+ * per-job arrays, and the options' expressions (times, labels as {@code jsonb}) are evaluated once
+ * per set, not once per job. A batch of all-different jobs sends as many sets as jobs, which costs
+ * what one array per column did. The statement text stays fixed whatever the batch, so PostgreSQL
+ * plans it once.
  */
 final class EnqueueColumns {
-  private final String[] actor;
-  private final String[] queue;
-  private final Integer[] priority;
+  /** Option arrays, then the payloads and each job's option set. */
+  static final int PARAMETERS = 16;
+
+  private final List<Options> sets = new ArrayList<>();
+  private final List<Integer> firstRowOfSet = new ArrayList<>();
   private final String[] payload;
-  private final String[] labels;
-  private final @Nullable String[] runAt;
-  private final @Nullable Long[] delayMicros;
-  private final Integer[] maxAttempts;
-  private final String[] backoff;
-  private final Long[] baseMs;
-  private final Long[] capMs;
-  private final Double[] jitter;
-  private final @Nullable Long[] deadlineMicros;
-  private final @Nullable String[] uniqueKey;
-  private final @Nullable Long[] uniqueMicros;
+  private final Integer[] set;
 
   EnqueueColumns(List<JobRequest> rows) {
     int n = rows.size();
-    actor = new String[n];
-    queue = new String[n];
-    priority = new Integer[n];
     payload = new String[n];
-    labels = new String[n];
-    runAt = new String[n];
-    delayMicros = new Long[n];
-    maxAttempts = new Integer[n];
-    backoff = new String[n];
-    baseMs = new Long[n];
-    capMs = new Long[n];
-    jitter = new Double[n];
-    deadlineMicros = new Long[n];
-    uniqueKey = new String[n];
-    uniqueMicros = new Long[n];
+    set = new Integer[n];
+    Map<Options, Integer> numbers = new HashMap<>();
+    Map<Map<String, String>, String> labelsJson = new HashMap<>();
     for (int i = 0; i < n; i++) {
-      fill(i, rows.get(i));
+      JobRequest r = rows.get(i);
+      payload[i] = r.payloadJson();
+      Options options = Options.of(r, labelsJson);
+      Integer number = numbers.get(options);
+      if (number == null) {
+        sets.add(options);
+        firstRowOfSet.add(i);
+        number = sets.size();
+        numbers.put(options, number);
+      }
+      set[i] = number;
     }
   }
 
-  private void fill(int i, JobRequest r) {
-    actor[i] = r.actor();
-    queue[i] = r.queue();
-    priority[i] = (int) r.priority();
-    payload[i] = r.payloadJson();
-    labels[i] = r.labels().isEmpty() ? "{}" : JsonWriter.object(r.labels());
-    Instant at = r.runAt();
-    runAt[i] = at == null ? null : at.truncatedTo(ChronoUnit.MICROS).toString();
-    delayMicros[i] = micros(r.delay());
-    RetryPolicy policy = r.retryPolicy();
-    maxAttempts[i] = policy.maxAttempts();
-    backoff[i] = policy.backoff().dbValue();
-    baseMs[i] = policy.base().toMillis();
-    capMs[i] = policy.cap().toMillis();
-    jitter[i] = policy.jitter();
-    deadlineMicros[i] = micros(r.scheduleToClose());
-    uniqueKey[i] = r.uniqueKey();
-    uniqueMicros[i] = micros(r.uniqueWindow());
+  /** The distinct option sets: 1 when every job of the batch has the same options. */
+  int optionSets() {
+    return sets.size();
   }
 
-  /** Binds the 15 arrays as parameters 1 to 15. */
+  /**
+   * The row (0-based, in this chunk) of the first job with option set {@code number} (1-based); for
+   * a set with a unique key, its only job.
+   */
+  int rowOfSet(long number) {
+    return firstRowOfSet.get(Math.toIntExact(number - 1));
+  }
+
+  /** Binds the {@value #PARAMETERS} arrays as parameters 1 to {@value #PARAMETERS}. */
   void bind(PreparedStatement ps) throws SQLException {
+    int k = sets.size();
+    String[] actor = new String[k];
+    String[] queue = new String[k];
+    Integer[] priority = new Integer[k];
+    String[] labels = new String[k];
+    @Nullable String[] runAt = new String[k];
+    @Nullable Long[] delayMicros = new Long[k];
+    Integer[] maxAttempts = new Integer[k];
+    String[] backoff = new String[k];
+    Long[] baseMs = new Long[k];
+    Long[] capMs = new Long[k];
+    Double[] jitter = new Double[k];
+    @Nullable Long[] deadlineMicros = new Long[k];
+    @Nullable String[] uniqueKey = new String[k];
+    @Nullable Long[] uniqueMicros = new Long[k];
+    for (int i = 0; i < k; i++) {
+      Options o = sets.get(i);
+      actor[i] = o.actor();
+      queue[i] = o.queue();
+      priority[i] = o.priority();
+      labels[i] = o.labelsJson();
+      runAt[i] = o.runAt();
+      delayMicros[i] = o.delayMicros();
+      maxAttempts[i] = o.maxAttempts();
+      backoff[i] = o.backoff();
+      baseMs[i] = o.baseMs();
+      capMs[i] = o.capMs();
+      jitter[i] = o.jitter();
+      deadlineMicros[i] = o.deadlineMicros();
+      uniqueKey[i] = o.uniqueKey();
+      uniqueMicros[i] = o.uniqueMicros();
+    }
     Object[] columns = {
       actor,
       queue,
       priority,
-      payload,
       labels,
       runAt,
       delayMicros,
@@ -92,14 +118,51 @@ final class EnqueueColumns {
       jitter,
       deadlineMicros,
       uniqueKey,
-      uniqueMicros
+      uniqueMicros,
+      payload,
+      set
     };
     for (int i = 0; i < columns.length; i++) {
       ps.setObject(i + 1, columns[i]);
     }
   }
 
-  static final int PARAMETERS = 15;
+  /** Everything of a request but its payload, as the statement receives it. */
+  private record Options(
+      String actor,
+      String queue,
+      int priority,
+      String labelsJson,
+      @Nullable String runAt,
+      @Nullable Long delayMicros,
+      int maxAttempts,
+      String backoff,
+      long baseMs,
+      long capMs,
+      double jitter,
+      @Nullable Long deadlineMicros,
+      @Nullable String uniqueKey,
+      @Nullable Long uniqueMicros) {
+    static Options of(JobRequest r, Map<Map<String, String>, String> labelsJson) {
+      Instant at = r.runAt();
+      RetryPolicy policy = r.retryPolicy();
+      return new Options(
+          r.actor(),
+          r.queue(),
+          r.priority(),
+          r.labels().isEmpty() ? "{}" : labelsJson.computeIfAbsent(r.labels(), JsonWriter::object),
+          at == null ? null : at.truncatedTo(ChronoUnit.MICROS).toString(),
+          micros(r.delay()),
+          policy.maxAttempts(),
+          policy.backoff().dbValue(),
+          policy.base().toMillis(),
+          policy.cap().toMillis(),
+          policy.jitter(),
+          micros(r.scheduleToClose()),
+          r.uniqueKey(),
+          micros(r.uniqueWindow()));
+    }
+  }
 
   private static @Nullable Long micros(@Nullable Duration d) {
     return d == null ? null : d.toSeconds() * 1_000_000L + d.toNanosPart() / 1_000L;

@@ -158,21 +158,22 @@ public final class JobInserter {
       throws SQLException {
     List<Long> inserted = new ArrayList<>(chunk.size());
     long[] twins = new long[chunk.size()];
+    EnqueueColumns columns = new EnqueueColumns(chunk);
     try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs"))) {
       ps.setQueryTimeout(timeoutSeconds);
-      new EnqueueColumns(chunk).bind(ps);
+      columns.bind(ps);
       ps.setString(EnqueueColumns.PARAMETERS + 1, wakeChannel);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           long id = rs.getLong(1);
           boolean noId = rs.wasNull();
-          long ord = rs.getLong(2);
+          long set = rs.getLong(2);
           if (rs.wasNull()) {
             if (!noId) {
               inserted.add(id);
             }
           } else {
-            twins[(int) ord - 1] = id;
+            twins[columns.rowOfSet(set)] = id;
           }
         }
       }

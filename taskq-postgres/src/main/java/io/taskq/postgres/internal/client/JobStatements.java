@@ -2,6 +2,7 @@ package io.taskq.postgres.internal.client;
 
 import io.taskq.core.JobStatus;
 import io.taskq.core.SchemaName;
+import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.CancelResult;
 import io.taskq.postgres.JobInfo;
 import io.taskq.postgres.internal.NamedStatements;
@@ -15,10 +16,19 @@ import java.util.Optional;
 public final class JobStatements {
   private final NamedStatements sql;
   private final int timeoutSeconds;
+  private final String workerChannelPrefix;
 
   public JobStatements(SchemaName schema, int timeoutSeconds) {
     this.sql = NamedStatements.load("io/taskq/postgres/sql/jobs.sql", schema);
     this.timeoutSeconds = timeoutSeconds;
+    this.workerChannelPrefix = workerChannelPrefix(schema);
+  }
+
+  /** {@code taskq_worker_{tag}_}: the owner's channel is this followed by its worker id. */
+  private static String workerChannelPrefix(SchemaName schema) {
+    String probe = "0";
+    String channel = NotifyChannels.of(schema).worker(probe).name();
+    return channel.substring(0, channel.length() - probe.length());
   }
 
   /** The job's row from {@code jobs}, or from {@code jobs_archive} once pruned. */
@@ -35,12 +45,14 @@ public final class JobStatements {
 
   /**
    * Cancels a scheduled or pending job, or requests the cancel of a running one; the event row of a
-   * cancellation is written by the same statement (B6). Runs in auto-commit: one statement.
+   * cancellation is written by the same statement (B6), and so is the NOTIFY that tells a running
+   * job's worker at once. Runs in auto-commit: one statement.
    */
   public CancelResult cancel(Connection c, long id) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.get("cancel"))) {
       ps.setQueryTimeout(timeoutSeconds);
       ps.setLong(1, id);
+      ps.setString(2, workerChannelPrefix);
       try (ResultSet rs = ps.executeQuery()) {
         if (rs.next()) {
           return JobStatus.fromDb(rs.getString(1)) == JobStatus.RUNNING

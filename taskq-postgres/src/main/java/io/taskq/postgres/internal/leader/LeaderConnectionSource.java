@@ -5,8 +5,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import javax.sql.DataSource;
 
 /**
  * Opens the leader's dedicated connection: a physical connection of its own that never comes from,
@@ -54,6 +56,17 @@ public interface LeaderConnectionSource {
     config.databasePassword().ifPresent(password -> extra.setProperty("password", password));
     return Optional.of(
         fromUrlWith(url.get(), extra, config.connectTimeout(), config.socketTimeout()));
+  }
+
+  /**
+   * Connections borrowed from the application's pool, each kept for a whole leader term (it
+   * permanently takes one of the pool's connections) and never returned still holding a session
+   * advisory lock: see {@link BorrowedLeaderConnection}. Only for a pool that reaches PostgreSQL
+   * directly; behind a transaction-pooling proxy use {@code TASKQ_DATABASE_DIRECT_URL}.
+   */
+  static LeaderConnectionSource borrowed(DataSource pool) {
+    Objects.requireNonNull(pool, "pool");
+    return () -> BorrowedLeaderConnection.borrow(pool);
   }
 
   private static LeaderConnectionSource fromUrlWith(

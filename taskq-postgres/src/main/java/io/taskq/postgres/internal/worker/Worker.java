@@ -312,6 +312,30 @@ public final class Worker implements AutoCloseable {
     }
   }
 
+  /**
+   * Test-only: dies the way a killed process does. Every loop stops and every handler is
+   * interrupted with nothing written: no outcome recorded (the completer stops first), no lease
+   * released, the worker row left in place. What this worker held is left to the reclaim sweep
+   * (S1). Idempotent; {@link #close()} afterwards does nothing.
+   */
+  public void crashForTest() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    heartbeat.stop();
+    scheduler.shutdownNow();
+    completeThread.interrupt();
+    gate.stop();
+    dispatchThread.interrupt();
+    listener.stop();
+    joinLoops();
+    ExecutorService handlers = ownedHandlers;
+    if (handlers != null) {
+      handlers.shutdownNow();
+    }
+    LOG.info("worker {} crashed on purpose (test)", identity.id());
+  }
+
   /** The worker's id, as in {@code workers.id} and {@code jobs.locked_by}. */
   public String id() {
     return identity.id();

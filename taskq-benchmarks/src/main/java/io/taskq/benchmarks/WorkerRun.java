@@ -1,0 +1,91 @@
+package io.taskq.benchmarks;
+
+import io.taskq.core.Actor;
+import io.taskq.core.TaskQConfig;
+import io.taskq.postgres.TaskQ;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A TaskQ worker in this process running the no-op actor until a number of jobs succeeded: figures
+ * (b), (c) and (d).
+ *
+ * <p>The handler counts the jobs it ran; once that count is reached, the database is asked every
+ * {@value #POLL_MILLIS} ms how many jobs are {@code succeeded}, so a job counts only once its
+ * outcome is committed, and counting rows does not load the database during the run itself.
+ */
+final class WorkerRun implements AutoCloseable {
+  static final long POLL_MILLIS = 10;
+
+  /** The default polling fallback, {@code TASKQ_POLL_INTERVAL}. */
+  static final Duration DEFAULT_POLL_INTERVAL = TaskQConfig.defaults().pollInterval();
+
+  private final BenchDatabase db;
+  private final TaskQ taskq;
+  private final AtomicLong handled = new AtomicLong();
+
+  /**
+   * @param pollInterval the worker's polling fallback; long to prove LISTEN/NOTIFY alone wakes it
+   */
+  WorkerRun(BenchDatabase db, int threads, Duration pollInterval) {
+    this.db = db;
+    TaskQConfig config =
+        TaskQConfig.builder()
+            .schemaName(db.schema)
+            .workerConcurrency(threads)
+            .pollInterval(pollInterval)
+            .build();
+    this.taskq = TaskQ.builder(db.pool).config(config).migrate(false).build();
+    taskq.register(Actor.rawJson(EnqueueRun.ACTOR, (payload, ctx) -> count()));
+  }
+
+  private @Nullable Object count() {
+    handled.incrementAndGet();
+    return null;
+  }
+
+  void start() throws SQLException {
+    taskq.start();
+  }
+
+  /**
+   * Waits until {@code jobs} jobs succeeded, telling {@code eachSecond} the count about once a
+   * second; fails when no progress is made for a minute.
+   */
+  void awaitSucceeded(long jobs, LongConsumer eachSecond) throws SQLException {
+    long lastProgressAt = System.nanoTime();
+    long lastTickAt = lastProgressAt;
+    long last = -1;
+    while (true) {
+      long succeeded = handled.get();
+      if (succeeded >= jobs) {
+        succeeded = db.countJobs("succeeded");
+        if (succeeded >= jobs) {
+          return;
+        }
+      }
+      long now = System.nanoTime();
+      if (succeeded != last) {
+        last = succeeded;
+        lastProgressAt = now;
+      } else if (now - lastProgressAt > Duration.ofMinutes(1).toNanos()) {
+        throw new IllegalStateException(
+            "no progress for a minute: " + succeeded + " of " + jobs + " jobs succeeded");
+      }
+      if (now - lastTickAt >= Duration.ofSeconds(1).toNanos()) {
+        lastTickAt = now;
+        eachSecond.accept(succeeded);
+      }
+      LockSupport.parkNanos(Duration.ofMillis(POLL_MILLIS).toNanos());
+    }
+  }
+
+  @Override
+  public void close() {
+    taskq.close();
+  }
+}
