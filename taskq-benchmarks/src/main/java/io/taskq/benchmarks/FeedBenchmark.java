@@ -1,5 +1,7 @@
 package io.taskq.benchmarks;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.core.SchemaName;
 import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.FeedCursor;
@@ -71,10 +73,12 @@ final class FeedBenchmark {
 
   /** Runs the feed figures alone, once, on {@code TASKQ_DATABASE_URL} or the local database. */
   public static void main(String[] args) throws Exception {
-    String url = System.getenv().getOrDefault("TASKQ_DATABASE_URL", Benchmark.LOCAL_URL);
-    try (com.zaxxer.hikari.HikariDataSource ds = Benchmark.pool(url, 8)) {
-      Figures figures = new Figures();
-      run(ds, figures);
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(System.getenv().getOrDefault("TASKQ_DATABASE_URL", BenchDatabase.LOCAL_URL));
+    config.setMaximumPoolSize(8);
+    config.setPoolName("taskq-bench-feed");
+    try (HikariDataSource ds = new HikariDataSource(config)) {
+      run(ds, new Figures());
     }
   }
 
