@@ -56,7 +56,7 @@ class ReclaimFeedConcurrencyTest {
     Set<Long> rolledBack = ConcurrentHashMap.newKeySet();
     List<Long> watched = new CopyOnWriteArrayList<>();
     List<Long> polled = new CopyOnWriteArrayList<>();
-    AtomicBoolean writing = new AtomicBoolean(true);
+    AtomicBoolean polling = new AtomicBoolean(true);
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS + 2);
     try (ReclaimWatch watch =
         feed.watchReclaims(FeedCursor.beginning(), e -> watched.add(e.eventId()))) {
@@ -66,11 +66,10 @@ class ReclaimFeedConcurrencyTest {
         writers.add(pool.submit(() -> write(f, end, committed, rolledBack)));
       }
       writers.add(pool.submit(() -> cancel(f, end)));
-      Future<?> poller = pool.submit(() -> poll(feed, polled, writing));
+      Future<?> poller = pool.submit(() -> poll(feed, polled, polling));
       for (Future<?> w : writers) {
         w.get(2, TimeUnit.MINUTES);
       }
-      writing.set(false);
 
       await()
           .atMost(Duration.ofSeconds(90))
@@ -82,11 +81,12 @@ class ReclaimFeedConcurrencyTest {
               c -> {
                 if (c.getRemainingTimeInMS() < 1000) {
                   System.out.printf(
-                      "committed %d, watched %d, polled %d, lag %s%n",
-                      committed.size(), watched.size(), polled.size(), feed.lag());
+                      "committed %d, watched %d, polled %d, poller done %s, lag %s%n",
+                      committed.size(), watched.size(), polled.size(), poller.isDone(), feed.lag());
                 }
               })
           .until(() -> caughtUp(watched, committed) && caughtUp(polled, committed));
+      polling.set(false);
       poller.get(1, TimeUnit.MINUTES);
       assertThat(watch.isRunning()).isTrue();
     } finally {
@@ -139,16 +139,14 @@ class ReclaimFeedConcurrencyTest {
     return null;
   }
 
-  /** A consumer running its own loop: small pages, until the writers stopped and it caught up. */
-  private static Void poll(ReclaimEventFeed feed, List<Long> polled, AtomicBoolean writing) {
+  /** A consumer running its own loop with small pages, until told to stop. */
+  private static Void poll(ReclaimEventFeed feed, List<Long> polled, AtomicBoolean polling) {
     FeedCursor cursor = FeedCursor.beginning();
-    int emptyAfterWriting = 0;
-    while (emptyAfterWriting < 3 || writing.get()) {
+    while (polling.get()) {
       ReclaimEventPage page = feed.pollReclaimEvents(cursor, 7);
       page.events().forEach(e -> polled.add(e.eventId()));
       cursor = page.cursor();
       if (page.events().isEmpty()) {
-        emptyAfterWriting = writing.get() ? 0 : emptyAfterWriting + 1;
         feedWait();
       }
     }
