@@ -3,6 +3,7 @@ package io.taskq.core;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,6 +23,12 @@ import org.jspecify.annotations.Nullable;
  *     .build();
  * }</pre>
  *
+ * <p><b>Concurrency caps (L7).</b> {@link Builder#maxConcurrency(int)} caps the actor's running
+ * jobs across the whole cluster; {@link Builder#maxConcurrencyPerKey(int)} caps the running jobs
+ * that share a concurrency key (given at enqueue, e.g. a customer id). Both are enforced in
+ * PostgreSQL when a worker claims a job: a job that would exceed a cap stays pending, without using
+ * up an attempt, until a slot frees ({@code docs/concurrency-limits.md}).
+ *
  * @param <T> the payload type the handler receives
  */
 public final class Actor<T> {
@@ -31,11 +38,16 @@ public final class Actor<T> {
   /** The queue an actor's jobs go to unless configured otherwise. */
   public static final String DEFAULT_QUEUE = "default";
 
+  /** Largest concurrency cap: a cap is enforced by as many slot rows in the database. */
+  public static final int MAX_CONCURRENCY_CAP = 10_000;
+
   private final String name;
   private final String queue;
   private final PayloadCodec<T> codec;
   private final JobHandler<T> handler;
   private final @Nullable RetryPolicy retryPolicy;
+  private final int maxConcurrency;
+  private final int maxConcurrencyPerKey;
 
   private Actor(Builder<T> builder) {
     this.name = builder.name;
@@ -43,6 +55,8 @@ public final class Actor<T> {
     this.codec = builder.codec;
     this.handler = builder.handler;
     this.retryPolicy = builder.retryPolicy;
+    this.maxConcurrency = builder.maxConcurrency;
+    this.maxConcurrencyPerKey = builder.maxConcurrencyPerKey;
   }
 
   /**
@@ -128,9 +142,36 @@ public final class Actor<T> {
     return Optional.ofNullable(retryPolicy);
   }
 
+  /** The cluster-wide cap on this actor's running jobs; empty when uncapped. */
+  public OptionalInt maxConcurrency() {
+    return maxConcurrency == 0 ? OptionalInt.empty() : OptionalInt.of(maxConcurrency);
+  }
+
+  /**
+   * The cluster-wide cap on this actor's running jobs that share one concurrency key; empty when
+   * keys cap nothing for this actor.
+   */
+  public OptionalInt maxConcurrencyPerKey() {
+    return maxConcurrencyPerKey == 0 ? OptionalInt.empty() : OptionalInt.of(maxConcurrencyPerKey);
+  }
+
   @Override
   public String toString() {
     return "Actor{" + name + ", queue=" + queue + ", codec=" + codec + "}";
+  }
+
+  /**
+   * Checks a concurrency cap.
+   *
+   * @param what what the cap caps, for the message
+   * @throws IllegalArgumentException naming {@code what} and the allowed range
+   */
+  public static int checkCap(String what, int cap) {
+    if (cap < 1 || cap > MAX_CONCURRENCY_CAP) {
+      throw new IllegalArgumentException(
+          what + " must be in [1, " + MAX_CONCURRENCY_CAP + "], was " + cap);
+    }
+    return cap;
   }
 
   /** Builds an {@link Actor}; each setter checks its argument at once. */
@@ -140,6 +181,8 @@ public final class Actor<T> {
     private final JobHandler<T> handler;
     private String queue = DEFAULT_QUEUE;
     private @Nullable RetryPolicy retryPolicy;
+    private int maxConcurrency;
+    private int maxConcurrencyPerKey;
 
     private Builder(String name, PayloadCodec<T> codec, JobHandler<T> handler) {
       this.name = checkName("actor name", name);
@@ -161,6 +204,29 @@ public final class Actor<T> {
     /** The retry policy stamped on the actor's jobs when an enqueue names none. */
     public Builder<T> retryPolicy(RetryPolicy policy) {
       this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
+      return this;
+    }
+
+    /**
+     * At most {@code cap} jobs of this actor run at once across every worker of the schema (L7).
+     * Default: uncapped.
+     *
+     * @throws IllegalArgumentException unless {@code cap} is in 1..10 000
+     */
+    public Builder<T> maxConcurrency(int cap) {
+      this.maxConcurrency = checkCap("maxConcurrency of actor '" + name + "'", cap);
+      return this;
+    }
+
+    /**
+     * At most {@code cap} jobs of this actor that share a concurrency key run at once across every
+     * worker of the schema (L7); the key is given at enqueue. Jobs enqueued without a key are not
+     * counted. Default: keys cap nothing.
+     *
+     * @throws IllegalArgumentException unless {@code cap} is in 1..10 000
+     */
+    public Builder<T> maxConcurrencyPerKey(int cap) {
+      this.maxConcurrencyPerKey = checkCap("maxConcurrencyPerKey of actor '" + name + "'", cap);
       return this;
     }
 

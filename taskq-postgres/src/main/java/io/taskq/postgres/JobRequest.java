@@ -32,6 +32,9 @@ public final class JobRequest {
   /** Longest unique identity key, in characters (it is indexed). */
   public static final int MAX_IDENTITY_KEY_CHARS = 256;
 
+  /** Longest concurrency key, in characters. */
+  public static final int MAX_CONCURRENCY_KEY_CHARS = 256;
+
   /** Longest label key, in characters. */
   public static final int MAX_LABEL_KEY_CHARS = 128;
 
@@ -59,6 +62,7 @@ public final class JobRequest {
   private final Map<String, String> labels;
   private final @Nullable Duration uniqueWindow;
   private final @Nullable String uniqueKey;
+  private final @Nullable String concurrencyKey;
 
   private JobRequest(Builder b) {
     this.actor = b.actor;
@@ -74,6 +78,7 @@ public final class JobRequest {
     this.labels = Collections.unmodifiableMap(new TreeMap<>(b.labels));
     this.uniqueWindow = b.uniqueWindow;
     this.uniqueKey = b.uniqueKey;
+    this.concurrencyKey = b.concurrencyKey;
   }
 
   /** A request for {@code actor} with {@code payloadJson} and every other option at its default. */
@@ -147,6 +152,14 @@ public final class JobRequest {
     return uniqueKey;
   }
 
+  /**
+   * The key a keyed concurrency cap counts this job under (L7), or {@code null} for none; see
+   * {@link Builder#concurrencyKey(String)}.
+   */
+  public @Nullable String concurrencyKey() {
+    return concurrencyKey;
+  }
+
   /** Says who and where, never the payload (it may hold personal data). */
   @Override
   public String toString() {
@@ -174,6 +187,7 @@ public final class JobRequest {
     private Map<String, String> labels = Map.of();
     private @Nullable Duration uniqueWindow;
     private @Nullable String uniqueKey;
+    private @Nullable String concurrencyKey;
 
     private Builder(String actor) {
       this.actor =
@@ -192,6 +206,7 @@ public final class JobRequest {
       this.labels = r.labels;
       this.uniqueWindow = r.uniqueWindow;
       this.uniqueKey = r.uniqueKey;
+      this.concurrencyKey = r.concurrencyKey;
     }
 
     /**
@@ -321,6 +336,19 @@ public final class JobRequest {
               Objects.requireNonNull(identityKey, "identityKey"),
               MAX_IDENTITY_KEY_CHARS);
       this.uniqueWindow = checked;
+      return this;
+    }
+
+    /**
+     * Counts the job under {@code key} for its actor's keyed concurrency cap (L7): while the actor
+     * declares {@code maxConcurrencyPerKey(n)}, at most n of its jobs with the same key run at once
+     * across the cluster, e.g. {@code concurrencyKey("customer-42")}. Jobs of an actor without a
+     * keyed cap ignore the key. Key 1 to 256 characters without NUL. Default: none.
+     */
+    public Builder concurrencyKey(String key) {
+      this.concurrencyKey =
+          CallerText.requireName(
+              "concurrency key", Objects.requireNonNull(key, "key"), MAX_CONCURRENCY_KEY_CHARS);
       return this;
     }
 

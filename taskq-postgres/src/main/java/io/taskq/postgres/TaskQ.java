@@ -4,9 +4,12 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.core.Actor;
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
+import io.taskq.core.internal.RedisKeys;
 import io.taskq.core.spi.MaintenanceHealth;
 import io.taskq.core.spi.MaintenanceListener;
 import io.taskq.postgres.internal.OwnedPool;
+import io.taskq.postgres.internal.caps.CapsSettings;
+import io.taskq.postgres.internal.caps.ConcurrencyCaps;
 import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
 import io.taskq.postgres.internal.leader.LeaderConnectionSource;
 import io.taskq.postgres.internal.maintenance.Maintenance;
@@ -20,6 +23,7 @@ import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.Executor;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -72,6 +76,7 @@ public final class TaskQ implements AutoCloseable {
   private final boolean migrate;
   private final boolean maintain;
   private final MaintenanceListener maintenanceListener;
+  private final Map<String, Integer> queueCaps;
   private final Map<String, Actor<?>> actors = new LinkedHashMap<>();
   private State state = State.NEW;
   private @Nullable HikariDataSource ownedPool;
@@ -86,6 +91,7 @@ public final class TaskQ implements AutoCloseable {
     this.migrate = builder.migrate;
     this.maintain = builder.maintenance;
     this.maintenanceListener = builder.listener;
+    this.queueCaps = Map.copyOf(builder.queueCaps);
   }
 
   /** A TaskQ that opens its own pool from {@code TASKQ_DATABASE_URL}, unless given a DataSource. */
@@ -142,7 +148,11 @@ public final class TaskQ implements AutoCloseable {
             listenSource(dataSource),
             WorkerSettings.of(config, actors.values()),
             actors.values(),
-            executor);
+            executor,
+            new CapsSettings(
+                ConcurrencyCaps.of(queueCaps, actors.values()),
+                config.maxKeyedReservations(),
+                config.sweepInterval()));
     if (maintain) {
       maintenance = startMaintenance(dataSource);
     }
@@ -319,8 +329,24 @@ public final class TaskQ implements AutoCloseable {
     private boolean migrate = true;
     private boolean maintenance = true;
     private MaintenanceListener listener = MaintenanceListener.NONE;
+    private final Map<String, Integer> queueCaps = new TreeMap<>();
 
     private Builder() {}
+
+    /**
+     * At most {@code cap} jobs of {@code queue} run at once across every worker of the schema (L7),
+     * enforced when a worker claims (a job over the cap stays pending, no attempt used). Every
+     * process that runs the queue's jobs must declare the same cap. Actor and per-key caps are
+     * declared on the {@link Actor}; {@code docs/concurrency-limits.md}.
+     *
+     * @throws IllegalArgumentException for a bad queue name or a cap outside 1..10 000
+     */
+    public Builder queueConcurrency(String queue, int cap) {
+      Actor.checkName("queue", queue);
+      RedisKeys.requireStoreBound(queue);
+      queueCaps.put(queue, Actor.checkCap("concurrency cap of queue '" + queue + "'", cap));
+      return this;
+    }
 
     /** The settings; default {@link TaskQConfig#fromEnv()}, read when {@link #build()} runs. */
     public Builder config(TaskQConfig config) {

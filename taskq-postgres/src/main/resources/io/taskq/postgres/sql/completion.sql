@@ -59,8 +59,18 @@ done AS (
     FROM decided d
    WHERE j.id = d.id
   RETURNING j.id, j.status, d.attempt, d.actor, d.queue, d.started_at, d.succeeded, d.worker_id,
-            d.error_class, d.error_message, d.error_stack,
+            d.error_class, d.error_message, d.error_stack, d.token,
             (extract(epoch FROM (j.run_at - clock_timestamp())) * 1000)::bigint AS retry_in_ms
+),
+-- L7: the attempt's reservation slots are freed with its transition (D9: under its token), slot
+-- rows locked after the job rows; last_used_at restarts S9's idleness clock.
+slots_freed AS (
+  UPDATE {schema}.reservation_slots s
+     SET job_id = NULL, lease_token = NULL, lease_expires_at = NULL,
+         last_used_at = clock_timestamp()
+    FROM done
+   WHERE s.job_id = done.id
+     AND s.lease_token = done.token
 ),
 attempts AS (
   INSERT INTO {schema}.job_attempts

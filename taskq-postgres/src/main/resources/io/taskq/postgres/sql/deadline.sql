@@ -34,10 +34,21 @@ failed AS (
    WHERE j.id = o.id
      AND j.status IN ('scheduled', 'pending', 'running')
   RETURNING j.id, j.actor, j.queue, j.error_class, j.error_message, o.locked_by, o.started_at,
+            j.lease_token,
             -- The attempt the deadline ended: the running one, else the next one, which never
             -- starts (so no two attempt rows of a job share a number).
             CASE WHEN o.was = 'running' THEN j.attempt ELSE j.attempt + 1 END AS attempt,
             o.was
+),
+-- L7: a running attempt the deadline ended gives its reservation slots back now (D9: under the
+-- token); a job that was not running holds none.
+slots_freed AS (
+  UPDATE {schema}.reservation_slots s
+     SET job_id = NULL, lease_token = NULL, lease_expires_at = NULL
+    FROM failed f
+   WHERE f.was = 'running'
+     AND s.job_id = f.id
+     AND s.lease_token = f.lease_token
 ),
 -- S2/B1: one batched job_attempts INSERT.
 attempts AS (

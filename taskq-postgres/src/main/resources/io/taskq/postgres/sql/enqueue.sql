@@ -16,6 +16,7 @@ SELECT pg_advisory_xact_lock(k) FROM unnest(?::bigint[]) AS u(k)
 -- L4: every time comes from the database clock, read once (clock_timestamp()) for the batch; a job
 --     due now or earlier is 'pending', a later one 'scheduled'.
 -- L3: the retry policy is stamped into the row.
+-- L7: the concurrency key is stored with the job; the claim reads it (V005).
 -- L6: the client folds jobs sharing an actor and unique key, so a set with a unique key belongs to
 --     exactly one job. When that set's live twin exists (same actor and key, window not over, not
 --     cancelled) its job is not inserted and the twin's id is returned with the set's number. The
@@ -32,7 +33,7 @@ WITH clock AS (
 opt AS MATERIALIZED (
   SELECT o.k, o.actor, o.queue, o.priority::smallint AS priority, o.labels::jsonb AS labels,
          o.max_attempts, o.retry_backoff, o.retry_base_ms, o.retry_cap_ms, o.retry_jitter,
-         o.unique_key, c.now,
+         o.unique_key, o.concurrency_key, c.now,
          COALESCE(o.run_at::timestamptz,
                   c.now + COALESCE(o.delay_us, 0) * interval '1 microsecond') AS due,
          c.now + o.deadline_us * interval '1 microsecond' AS deadline_at,
@@ -49,22 +50,22 @@ opt AS MATERIALIZED (
          ) END AS twin_id
   FROM unnest(?::text[], ?::text[], ?::integer[], ?::text[], ?::text[], ?::bigint[],
               ?::integer[], ?::text[], ?::bigint[], ?::bigint[], ?::float8[], ?::bigint[],
-              ?::text[], ?::bigint[])
+              ?::text[], ?::bigint[], ?::text[])
        WITH ORDINALITY AS o(actor, queue, priority, labels, run_at, delay_us, max_attempts,
                             retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, deadline_us,
-                            unique_key, unique_us, k)
+                            unique_key, unique_us, concurrency_key, k)
   CROSS JOIN clock c
 ),
 inserted AS (
   INSERT INTO {schema}.jobs (
     actor, queue, status, priority, payload, labels, run_at, max_attempts,
     retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter,
-    deadline_at, unique_key, unique_until, created_at)
+    deadline_at, unique_key, unique_until, concurrency_key, created_at)
   SELECT o.actor, o.queue,
          CASE WHEN o.due > o.now THEN 'scheduled' ELSE 'pending' END,
          o.priority, r.payload::jsonb, o.labels, o.due, o.max_attempts,
          o.retry_backoff, o.retry_base_ms, o.retry_cap_ms, o.retry_jitter,
-         o.deadline_at, o.unique_key, o.unique_until, o.now
+         o.deadline_at, o.unique_key, o.unique_until, o.concurrency_key, o.now
   FROM unnest(?::text[], ?::integer[]) WITH ORDINALITY AS r(payload, k, ord)
   JOIN opt o ON o.k = r.k
   WHERE o.twin_id IS NULL

@@ -18,15 +18,28 @@ WITH me AS (
 ),
 held AS (
   SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS t(id, token)
+),
+renewed AS (
+  UPDATE {schema}.jobs j
+     SET lock_expires_at = clock_timestamp() + ? * interval '1 millisecond'
+    FROM held
+   WHERE j.status = 'running'
+     AND j.locked_by = ?
+     AND j.id = held.id
+     AND j.lease_token = held.token
+  RETURNING j.id, j.lease_token, j.lock_expires_at, j.cancel_requested_at IS NOT NULL AS cancel_requested
+),
+-- L7/D9: the reservation slots a renewed job holds keep the job's lease (same token, same expiry)
+-- and are stamped used (S9's idleness clock). Slot rows are locked after the job rows.
+slots AS (
+  UPDATE {schema}.reservation_slots s
+     SET lease_expires_at = r.lock_expires_at,
+         last_used_at     = clock_timestamp()
+    FROM renewed r
+   WHERE s.job_id = r.id
+     AND s.lease_token = r.lease_token
 )
-UPDATE {schema}.jobs j
-   SET lock_expires_at = clock_timestamp() + ? * interval '1 millisecond'
-  FROM held
- WHERE j.status = 'running'
-   AND j.locked_by = ?
-   AND j.id = held.id
-   AND j.lease_token = held.token
-RETURNING j.id, j.lease_token, j.cancel_requested_at IS NOT NULL AS cancel_requested;
+SELECT id, lease_token, cancel_requested FROM renewed;
 
 -- name: release
 -- L11: graceful shutdown hands the jobs whose handlers outlived the grace period back at once,
@@ -56,6 +69,15 @@ released AS (
      AND j.status = 'running'
   RETURNING j.id, j.lease_token, j.status, j.actor, j.queue, j.started_at,
             CASE WHEN j.status = 'pending' THEN j.attempt + 1 ELSE j.attempt END AS attempt
+),
+-- L7: the released jobs' reservation slots are freed in the same statement (D9: under the token).
+slots_freed AS (
+  UPDATE {schema}.reservation_slots s
+     SET job_id = NULL, lease_token = NULL, lease_expires_at = NULL,
+         last_used_at = clock_timestamp()
+    FROM released r
+   WHERE s.job_id = r.id
+     AND s.lease_token = r.lease_token
 ),
 attempts AS (
   INSERT INTO {schema}.job_attempts (job_id, attempt, worker_id, outcome, started_at, finished_at)

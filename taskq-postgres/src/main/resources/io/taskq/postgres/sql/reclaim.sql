@@ -73,11 +73,20 @@ reclaimed AS (
    WHERE j.id = k.id
      AND j.status = 'running'
   RETURNING j.id, j.status, j.attempt, j.actor, j.queue, j.error_class, j.error_message,
-            k.locked_by, k.started_at,
+            k.locked_by, k.started_at, j.lease_token,
             CASE j.status WHEN 'pending' THEN 'repended'
                           WHEN 'crashed' THEN 'crashed'
                           WHEN 'cancelled' THEN 'cancelled'
                           ELSE 'unknown' END AS disposition
+),
+-- L7: the reclaimed attempts' reservation slots are freed now rather than when their lease
+-- passes (S4), so a worker lost by heartbeat gives its slots back at once. D9: under the token.
+slots_freed AS (
+  UPDATE {schema}.reservation_slots s
+     SET job_id = NULL, lease_token = NULL, lease_expires_at = NULL
+    FROM reclaimed r
+   WHERE s.job_id = r.id
+     AND s.lease_token = r.lease_token
 ),
 -- S1/B1: one batched job_attempts INSERT; the outcome is the disposition. A worker row that is
 -- gone leaves worker_id NULL (the foreign key would refuse it).

@@ -16,8 +16,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code insert_jobs} statement's parameters, dictionary-encoded: the distinct option sets of
- * the batch (actor, queue, priority, labels, timing, retry policy, deadline, unique key) as one
- * array per option, and per job only its payload and the (1-based) number of its option set.
+ * the batch (actor, queue, priority, labels, timing, retry policy, deadline, unique key,
+ * concurrency key) as one array per option, and per job only its payload and the (1-based) number
+ * of its option set.
  *
  * <p>Why: a bulk enqueue almost always gives every job the same options, and parsing fifteen
  * thousand-element arrays cost the server more than inserting the rows (the batch then ran at about
@@ -29,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class EnqueueColumns {
   /** Option arrays, then the payloads and each job's option set. */
-  static final int PARAMETERS = 16;
+  static final int PARAMETERS = 17;
 
   private final List<Options> sets = new ArrayList<>();
   private final List<Integer> firstRowOfSet = new ArrayList<>();
@@ -87,6 +88,7 @@ final class EnqueueColumns {
     @Nullable Long[] deadlineMicros = new Long[k];
     @Nullable String[] uniqueKey = new String[k];
     @Nullable Long[] uniqueMicros = new Long[k];
+    @Nullable String[] concurrencyKey = new String[k];
     for (int i = 0; i < k; i++) {
       Options o = sets.get(i);
       actor[i] = o.actor();
@@ -103,6 +105,7 @@ final class EnqueueColumns {
       deadlineMicros[i] = o.deadlineMicros();
       uniqueKey[i] = o.uniqueKey();
       uniqueMicros[i] = o.uniqueMicros();
+      concurrencyKey[i] = o.concurrencyKey();
     }
     Object[] columns = {
       actor,
@@ -119,6 +122,7 @@ final class EnqueueColumns {
       deadlineMicros,
       uniqueKey,
       uniqueMicros,
+      concurrencyKey,
       payload,
       set
     };
@@ -142,7 +146,8 @@ final class EnqueueColumns {
       double jitter,
       @Nullable Long deadlineMicros,
       @Nullable String uniqueKey,
-      @Nullable Long uniqueMicros) {
+      @Nullable Long uniqueMicros,
+      @Nullable String concurrencyKey) {
     static Options of(JobRequest r, Map<Map<String, String>, String> labelsJson) {
       Instant at = r.runAt();
       RetryPolicy policy = r.retryPolicy();
@@ -160,7 +165,8 @@ final class EnqueueColumns {
           policy.jitter(),
           micros(r.scheduleToClose()),
           r.uniqueKey(),
-          micros(r.uniqueWindow()));
+          micros(r.uniqueWindow()),
+          r.concurrencyKey());
     }
   }
 

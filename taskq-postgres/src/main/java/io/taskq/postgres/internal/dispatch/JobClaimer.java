@@ -2,6 +2,8 @@ package io.taskq.postgres.internal.dispatch;
 
 import io.taskq.postgres.internal.FaultSeam;
 import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.caps.ConcurrencyCaps;
+import io.taskq.postgres.internal.caps.ReservationRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,6 +24,9 @@ import org.jspecify.annotations.Nullable;
  * actors in (priority, run_at, id) order with {@code FOR UPDATE SKIP LOCKED}, and in the same
  * statement makes them {@code running}: owner, lease until now + lease period (database clock), a
  * fresh lease token, the next attempt number. Two claimers therefore never receive the same job.
+ *
+ * <p>A worker with concurrency caps (L7) claims through {@link CappedClaimer} instead: the same
+ * order and the same transition, plus reservation slots acquired in the same transaction.
  */
 public final class JobClaimer {
   private static final Comparator<ClaimedJob> CLAIM_ORDER =
@@ -34,6 +39,7 @@ public final class JobClaimer {
   private final String workerId;
   private final long leaseMillis;
   private final FaultSeam seam;
+  private final @Nullable CappedClaimer capped;
 
   public JobClaimer(
       DataSource dataSource,
@@ -41,11 +47,31 @@ public final class JobClaimer {
       String workerId,
       Duration leasePeriod,
       FaultSeam seam) {
+    this(dataSource, statements, workerId, leasePeriod, seam, null, ConcurrencyCaps.none(), null);
+  }
+
+  /**
+   * A claimer enforcing {@code caps} (L7) with the statements of {@code caps.sql}, recording the
+   * scopes it reserved in {@code registry} (S10). Without caps it is the plain claimer.
+   */
+  public JobClaimer(
+      DataSource dataSource,
+      NamedStatements statements,
+      String workerId,
+      Duration leasePeriod,
+      FaultSeam seam,
+      @Nullable NamedStatements capsStatements,
+      ConcurrencyCaps caps,
+      @Nullable ReservationRegistry registry) {
     this.dataSource = dataSource;
     this.sql = statements.get("claim");
     this.workerId = workerId;
     this.leaseMillis = leasePeriod.toMillis();
     this.seam = seam;
+    this.capped =
+        caps.isEmpty() || capsStatements == null || registry == null
+            ? null
+            : new CappedClaimer(capsStatements, caps, registry);
   }
 
   /**
@@ -57,6 +83,15 @@ public final class JobClaimer {
   public List<ClaimedJob> claim(List<String> queues, List<String> actors, int limit)
       throws SQLException {
     seam.check();
+    CappedClaimer cappedClaimer = capped;
+    if (cappedClaimer != null) {
+      try (Connection c = dataSource.getConnection()) {
+        List<ClaimedJob> jobs =
+            new ArrayList<>(cappedClaimer.claim(c, queues, actors, limit, workerId, leaseMillis));
+        jobs.sort(CLAIM_ORDER);
+        return jobs;
+      }
+    }
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement(sql)) {
       c.setAutoCommit(true);
@@ -76,7 +111,7 @@ public final class JobClaimer {
     }
   }
 
-  private static ClaimedJob read(ResultSet rs) throws SQLException {
+  static ClaimedJob read(ResultSet rs) throws SQLException {
     return new ClaimedJob(
         rs.getLong("id"),
         rs.getString("actor"),

@@ -5,6 +5,9 @@ import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.FencedWrites;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.WorkerIdentity;
+import io.taskq.postgres.internal.caps.CapsSettings;
+import io.taskq.postgres.internal.caps.KeyedReservationDrain;
+import io.taskq.postgres.internal.caps.ReservationRegistry;
 import io.taskq.postgres.internal.completion.Completer;
 import io.taskq.postgres.internal.completion.CompletionWriter;
 import io.taskq.postgres.internal.dispatch.ClaimGate;
@@ -19,14 +22,17 @@ import io.taskq.postgres.internal.lease.Heartbeat;
 import io.taskq.postgres.internal.lease.LeaseRelease;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -76,8 +82,12 @@ public final class Worker implements AutoCloseable {
   private final WakeListener listener;
   private final Dispatcher dispatcher;
   private final LeaseRelease leaseRelease;
+  private final ReservationRegistry reservations;
+  private final @Nullable KeyedReservationDrain keyedDrain;
+  private final CapsSettings caps;
   private final @Nullable ExecutorService ownedHandlers;
   private final ScheduledExecutorService scheduler;
+  private final ScheduledExecutorService drainScheduler;
   private final Thread completeThread;
   private final Thread listenThread;
   private final Thread dispatchThread;
@@ -88,8 +98,10 @@ public final class Worker implements AutoCloseable {
       ListenConnectionSource listen,
       WorkerSettings settings,
       Map<String, Actor<?>> actors,
-      @Nullable Executor executor) {
+      @Nullable Executor executor,
+      CapsSettings caps) {
     this.settings = settings;
+    this.caps = caps;
     String id = WorkerId.random();
     this.identity =
         new WorkerIdentity(id, Host.name(), Host.pid(), settings.queues(), settings.concurrency());
@@ -142,11 +154,26 @@ public final class Worker implements AutoCloseable {
             completer::submit,
             gate::release,
             job -> leaseRelease.release(List.of(job)));
+    this.reservations =
+        new ReservationRegistry(
+            caps.maxKeyedReservations(), caps.evictionInterval(), InstantSource.system());
+    NamedStatements capsSql = load("caps.sql");
+    this.keyedDrain =
+        caps.caps().hasKeyedCaps()
+            ? new KeyedReservationDrain(dataSource, capsSql, reservations, caps.evictionInterval())
+            : null;
     this.dispatcher =
         new Dispatcher(
             gate,
             new JobClaimer(
-                dataSource, load("claim.sql"), id, settings.leasePeriod(), faults.claim()),
+                dataSource,
+                load("claim.sql"),
+                id,
+                settings.leasePeriod(),
+                faults.claim(),
+                capsSql,
+                caps.caps(),
+                reservations),
             launcher,
             identity.queues(),
             List.copyOf(actors.keySet()));
@@ -161,6 +188,9 @@ public final class Worker implements AutoCloseable {
             faults.listen());
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(WorkerThreads.of("heartbeat", id, false));
+    // S10 runs on its own thread: a slow drain must never delay a heartbeat.
+    this.drainScheduler =
+        Executors.newSingleThreadScheduledExecutor(WorkerThreads.of("keyed-drain", id, true));
     this.completeThread = WorkerThreads.of("complete", id, false).newThread(completer);
     this.listenThread = WorkerThreads.of("listen", id, false).newThread(listener);
     this.dispatchThread = WorkerThreads.of("dispatch", id, false).newThread(dispatcher);
@@ -180,9 +210,27 @@ public final class Worker implements AutoCloseable {
       Collection<Actor<?>> actors,
       @Nullable Executor executor)
       throws SQLException {
+    return start(dataSource, listen, settings, actors, executor, CapsSettings.none());
+  }
+
+  /**
+   * Registers a worker for {@code actors} that enforces the concurrency caps of {@code caps} (L7)
+   * and starts its loops, the keyed reservation drain (S10) among them when a keyed cap is
+   * declared.
+   *
+   * @throws SQLException when the worker cannot register (nothing is left running then)
+   */
+  public static Worker start(
+      DataSource dataSource,
+      ListenConnectionSource listen,
+      WorkerSettings settings,
+      Collection<Actor<?>> actors,
+      @Nullable Executor executor,
+      CapsSettings caps)
+      throws SQLException {
     Map<String, Actor<?>> byName = new LinkedHashMap<>();
     actors.forEach(a -> byName.put(a.name(), a));
-    Worker worker = new Worker(dataSource, listen, settings, byName, executor);
+    Worker worker = new Worker(dataSource, listen, settings, byName, executor, caps);
     try {
       worker.registration.register(worker.identity, actors);
     } catch (SQLException | RuntimeException e) {
@@ -206,6 +254,12 @@ public final class Worker implements AutoCloseable {
 
   private void startLoops() {
     heartbeat.start(scheduler, settings.heartbeatInterval());
+    KeyedReservationDrain drain = keyedDrain;
+    if (drain != null) {
+      long every = caps.evictionInterval().toMillis();
+      Future<?> unused =
+          drainScheduler.scheduleWithFixedDelay(drain, every, every, TimeUnit.MILLISECONDS);
+    }
     completeThread.start();
     listenThread.start();
     dispatchThread.start();
@@ -301,6 +355,7 @@ public final class Worker implements AutoCloseable {
 
   private void stopExecutors() {
     scheduler.shutdownNow();
+    drainScheduler.shutdownNow();
     ExecutorService handlers = ownedHandlers;
     if (handlers != null) {
       handlers.shutdownNow();
@@ -324,6 +379,7 @@ public final class Worker implements AutoCloseable {
     }
     heartbeat.stop();
     scheduler.shutdownNow();
+    drainScheduler.shutdownNow();
     completeThread.interrupt();
     gate.stop();
     dispatchThread.interrupt();
@@ -374,6 +430,16 @@ public final class Worker implements AutoCloseable {
   /** Completion statements that succeeded so far. */
   public long completionBatches() {
     return completer.batches();
+  }
+
+  /** This worker's registry of the reservation scopes it claimed slots of (S10, M7). */
+  public ReservationRegistry reservations() {
+    return reservations;
+  }
+
+  /** The keyed reservation drain (S10); empty when no actor declares a keyed cap. */
+  public Optional<KeyedReservationDrain> keyedDrain() {
+    return Optional.ofNullable(keyedDrain);
   }
 
   /** Attempts held right now (claimed and not yet recorded or released). */

@@ -30,7 +30,7 @@ moved AS (
             j.attempt, j.max_attempts, j.retry_backoff, j.retry_base_ms, j.retry_cap_ms,
             j.retry_jitter, j.deadline_at, j.locked_by, j.lock_expires_at, j.lease_token,
             j.cancel_requested_at, j.unique_key, j.unique_until, j.result, j.result_expires_at,
-            j.error_class, j.error_message, j.error_stack, j.batch_id, j.created_at,
+            j.error_class, j.error_message, j.error_stack, j.batch_id, j.concurrency_key, j.created_at,
             j.started_at, j.finished_at
 )
 INSERT INTO {schema}.jobs_archive
@@ -38,12 +38,12 @@ INSERT INTO {schema}.jobs_archive
    attempt, max_attempts, retry_backoff, retry_base_ms, retry_cap_ms,
    retry_jitter, deadline_at, locked_by, lock_expires_at, lease_token,
    cancel_requested_at, unique_key, unique_until, result, result_expires_at,
-   error_class, error_message, error_stack, batch_id, created_at,
+   error_class, error_message, error_stack, batch_id, concurrency_key, created_at,
    started_at, finished_at, archived_at)
 SELECT id, actor, queue, status, priority, payload, labels, run_at,
        attempt, max_attempts, retry_backoff, retry_base_ms, retry_cap_ms,
        retry_jitter, deadline_at, locked_by, lock_expires_at, lease_token,
        cancel_requested_at, unique_key, unique_until, result, result_expires_at,
-       error_class, error_message, error_stack, batch_id, created_at,
+       error_class, error_message, error_stack, batch_id, concurrency_key, created_at,
        started_at, finished_at, clock_timestamp()
   FROM moved
