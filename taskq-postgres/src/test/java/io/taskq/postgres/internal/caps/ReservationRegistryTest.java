@@ -1,0 +1,141 @@
+package io.taskq.postgres.internal.caps;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** One worker's bounded reservation registry (S10) and its process-local queue names (M7). */
+@Tag("S10")
+class ReservationRegistryTest {
+  private final AtomicReference<Instant> now =
+      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
+  private final InstantSource clock = now::get;
+
+  private void advance(Duration d) {
+    now.updateAndGet(t -> t.plus(d));
+  }
+
+  private static List<Scope> keys(String... keys) {
+    List<Scope> scopes = new ArrayList<>();
+    for (String k : keys) {
+      scopes.add(Scope.key("send", k));
+    }
+    return scopes;
+  }
+
+  @Test
+  void beyondItsCap_theLeastRecentlyUsedScopeIsEvicted_andWaitsForTheDrain() {
+    ReservationRegistry registry = new ReservationRegistry(3, Duration.ofMinutes(1), clock);
+    registry.touch(keys("a", "b", "c"));
+    registry.touch(keys("a")); // b is now the least recently used
+    registry.touch(keys("d"));
+    assertThat(registry.size()).isEqualTo(3);
+    assertThat(registry.registryNames()).containsExactly("key:send:c", "key:send:a", "key:send:d");
+    assertThat(registry.pendingEvictions()).containsExactly("send:b");
+  }
+
+  @Test
+  void evictIdle_evictsOnlyScopesUnusedForTheIdleTime() {
+    ReservationRegistry registry = new ReservationRegistry(100, Duration.ofSeconds(30), clock);
+    registry.touch(keys("old"));
+    advance(Duration.ofSeconds(20));
+    registry.touch(keys("recent"));
+    advance(Duration.ofSeconds(10));
+    assertThat(registry.evictIdle()).isEqualTo(1);
+    assertThat(registry.registryNames()).containsExactly("key:send:recent");
+    assertThat(registry.pendingEvictions()).containsExactly("send:old");
+  }
+
+  @Test
+  void aScopeUsedAgainBeforeTheDrain_leavesThePendingSet() throws Exception {
+    ReservationRegistry registry = new ReservationRegistry(1, Duration.ofMinutes(1), clock);
+    registry.touch(keys("a"));
+    registry.touch(keys("b"));
+    assertThat(registry.pendingEvictions()).containsExactly("send:a");
+    registry.touch(keys("a"));
+    assertThat(registry.pendingEvictions()).containsExactly("send:b");
+  }
+
+  @Test
+  void withNothingPending_theDrainIsNotCalled() throws Exception {
+    ReservationRegistry registry = new ReservationRegistry(10, Duration.ofMinutes(1), clock);
+    registry.touch(keys("a"));
+    List<List<String>> calls = new ArrayList<>();
+    assertThat(registry.drainEvicted(calls::add)).isZero();
+    assertThat(calls).isEmpty();
+  }
+
+  @Test
+  void theDrainReceivesThePendingNamesOnce_andAFailedDrainKeepsThem() throws Exception {
+    ReservationRegistry registry = new ReservationRegistry(10, Duration.ofSeconds(1), clock);
+    registry.touch(keys("a", "b"));
+    advance(Duration.ofSeconds(2));
+    registry.evictIdle();
+    assertThatThrownBy(
+            () ->
+                registry.drainEvicted(
+                    names -> {
+                      throw new SQLException("database down");
+                    }))
+        .isInstanceOf(SQLException.class);
+    assertThat(registry.pendingEvictions()).containsExactly("send:a", "send:b");
+    List<List<String>> calls = new ArrayList<>();
+    assertThat(registry.drainEvicted(calls::add)).isEqualTo(2);
+    assertThat(calls).containsExactly(List.of("send:a", "send:b"));
+    assertThat(registry.drainEvicted(calls::add)).isZero();
+    assertThat(calls).hasSize(1);
+  }
+
+  @Test
+  void thePendingSetIsCappedToo_oldestDroppedFirst() {
+    ReservationRegistry registry = new ReservationRegistry(2, Duration.ofMinutes(1), clock);
+    registry.touch(keys("a", "b", "c", "d", "e"));
+    assertThat(registry.size()).isEqualTo(2);
+    assertThat(registry.pendingEvictions()).containsExactly("send:b", "send:c");
+  }
+
+  @Test
+  @Tag("M7")
+  void queueScopes_goByTheProcessLocalName_andAreNeverHandedToTheDrain() throws Exception {
+    ReservationRegistry registry = new ReservationRegistry(1, Duration.ofSeconds(1), clock);
+    registry.touch(List.of(Scope.queue("emails"), Scope.actor("send")));
+    assertThat(registry.registryNames()).containsExactly("actor:send");
+    registry.touch(List.of(Scope.queue("emails")));
+    assertThat(registry.contains("taskq:global:queue:emails")).isTrue();
+    advance(Duration.ofSeconds(2));
+    assertThat(registry.evictIdle()).isEqualTo(1);
+    assertThat(registry.size()).isZero();
+    List<List<String>> calls = new ArrayList<>();
+    assertThat(registry.drainEvicted(calls::add)).isZero();
+    assertThat(calls).isEmpty();
+  }
+
+  @Test
+  @Tag("M7")
+  void aQueueOrActorNamedWithTheProcessLocalPrefix_isRefused() {
+    assertThatThrownBy(() -> Scope.queue("taskq:global:queue:emails"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("must never reach PostgreSQL or Redis (M7)");
+    assertThatThrownBy(() -> Scope.actor("taskq:global:queue:x"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(Scope.queue("emails").registryName()).isEqualTo("taskq:global:queue:emails");
+    assertThat(Scope.queue("emails").name()).isEqualTo("emails");
+  }
+
+  @Test
+  void badSettings_areRefused() {
+    assertThatThrownBy(() -> new ReservationRegistry(0, Duration.ofSeconds(1), clock))
+        .hasMessageContaining("max_keyed_reservations must be >= 1, was 0");
+    assertThatThrownBy(() -> new ReservationRegistry(1, Duration.ZERO, clock))
+        .hasMessageContaining("idleAfter must be positive");
+  }
+}
