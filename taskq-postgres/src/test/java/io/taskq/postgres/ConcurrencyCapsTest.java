@@ -480,6 +480,45 @@ class ConcurrencyCapsTest {
   }
 
   @Test
+  @Tag("S10")
+  void eachWorkersRegistryStaysWithinMaxKeyedReservations_andItsDrainDeletesTheIdleKeysRows(
+      TestServices services) throws Exception {
+    TestDb db = TestDb.of(services);
+    Concurrency seen = new Concurrency();
+    Actor<String> keyed =
+        Actor.builder("drained", PayloadCodec.rawJson(), sleeping(seen, 1))
+            .maxConcurrencyPerKey(1)
+            .build();
+    // No maintenance anywhere: only the worker's own drain (not leader-gated) can delete rows.
+    TaskQ taskq =
+        started(
+            db,
+            db.config()
+                .workerConcurrency(6)
+                .maxKeyedReservations(4)
+                .sweepInterval(Duration.ofMillis(300)),
+            keyed);
+    List<JobRequest> requests = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      requests.add(
+          JobRequest.builder("drained")
+              .payloadJson(quoted("k" + i))
+              .concurrencyKey("k" + i)
+              .build());
+    }
+    taskq.jobs().enqueueAll(requests);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> db.count("jobs WHERE status = 'succeeded'") == 6);
+    assertThat(taskq.runningWorker().reservations().size()).isLessThanOrEqualTo(4);
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .until(() -> db.count("reservation_slots WHERE keyed") == 0);
+    assertThat(taskq.runningWorker().reservations().size()).isZero();
+    assertThat(taskq.runningWorker().keyedDrain().orElseThrow().deleted()).isEqualTo(6);
+  }
+
+  @Test
   @Tag("M7")
   void queueCapReservations_goByTheProcessLocalNameInTheRegistry_andNeverReachPostgres(
       TestServices services) throws Exception {

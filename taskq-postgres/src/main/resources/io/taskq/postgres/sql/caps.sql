@@ -163,10 +163,13 @@ SELECT c.id, c.actor, c.queue, c.priority, c.run_at, c.payload, c.attempt, c.max
 
 -- name: delete_evicted_slots
 -- S10: the per-worker reclaim drain deletes the slot rows of the keyed scopes this worker's
--- registry evicted: only rows that are free (or whose holder's lease passed) and unused for the
--- registry's idle time, so a key another worker still uses keeps its rows. SKIP LOCKED: a row a
--- claimer is taking is left alone. No job_events rows. B4: statement_timestamp().
--- Binds: keyed scope names text[], idle time ms.
+-- registry evicted: only rows that are free (or whose holder's lease passed); a held row stays.
+-- Deleting a free row is always safe: a claimer that needs the key again creates it on demand, and
+-- SKIP LOCKED leaves alone a row a claimer is taking right now. No job_events rows.
+-- Returns the rows deleted, and the evicted names that still hold a slot of a job THIS worker runs
+-- (a scope evicted while in use): the caller keeps those pending for its next tick, so their rows
+-- go once the jobs finish. Keys held by other workers are theirs to drain (or S9's).
+-- B4: statement_timestamp(). Binds: keyed scope names text[], worker id, keyed scope names text[].
 WITH victim AS (
   SELECT s.id
     FROM {schema}.reservation_slots s
@@ -174,9 +177,20 @@ WITH victim AS (
      AND s.scope_kind = 'key'
      AND s.scope_name = ANY (?::text[])
      AND (s.job_id IS NULL OR s.lease_expires_at < statement_timestamp())
-     AND s.last_used_at < statement_timestamp() - ? * interval '1 millisecond'
      FOR UPDATE SKIP LOCKED
+),
+gone AS (
+  DELETE FROM {schema}.reservation_slots s
+   USING victim v
+   WHERE s.id = v.id
+  RETURNING s.id
 )
-DELETE FROM {schema}.reservation_slots s
- USING victim v
- WHERE s.id = v.id;
+SELECT (SELECT count(*) FROM gone) AS deleted,
+       ARRAY(SELECT DISTINCT s.scope_name
+               FROM {schema}.reservation_slots s
+               JOIN {schema}.jobs j ON j.id = s.job_id AND j.lease_token = s.lease_token
+              WHERE j.locked_by = ?
+                AND s.scope_kind = 'key'
+                AND s.scope_name = ANY (?::text[])
+                AND s.lease_expires_at >= statement_timestamp()
+              ORDER BY s.scope_name) AS still_held;

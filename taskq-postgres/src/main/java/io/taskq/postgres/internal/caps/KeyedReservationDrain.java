@@ -1,10 +1,12 @@
 package io.taskq.postgres.internal.caps;
 
 import io.taskq.postgres.internal.NamedStatements;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
@@ -14,8 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * S10, the per-worker keyed eviction and reclaim drain: on every worker (not leader-gated, since a
  * non-leader's registry would otherwise never be evicted), every {@code sweep_interval}, evict the
- * registry's idle scopes, then delete the evicted keyed scopes' free, idle {@code
- * reservation_slots} rows in one statement. With nothing pending it borrows no connection.
+ * registry's idle scopes, then delete the evicted keyed scopes' free {@code reservation_slots} rows
+ * in one statement (held rows stay; a key used again gets its rows back on demand). With nothing
+ * pending it borrows no connection.
  */
 public final class KeyedReservationDrain implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(KeyedReservationDrain.class);
@@ -23,40 +26,56 @@ public final class KeyedReservationDrain implements Runnable {
   private final DataSource dataSource;
   private final ReservationRegistry registry;
   private final String deleteSql;
-  private final long idleMillis;
+  private final String workerId;
   private final AtomicLong deleted = new AtomicLong();
   private final AtomicLong drains = new AtomicLong();
 
   /**
-   * @param idle how long a scope's rows must have been unused before the drain deletes them (the
-   *     registry's idle time)
+   * @param workerId this worker's id: names whose rows are still held by its own jobs stay pending
    */
   public KeyedReservationDrain(
       DataSource dataSource,
       NamedStatements capsStatements,
       ReservationRegistry registry,
-      Duration idle) {
+      String workerId) {
     this.dataSource = dataSource;
+    this.workerId = workerId;
     this.registry = registry;
     this.deleteSql = capsStatements.get("delete_evicted_slots");
-    this.idleMillis = idle.toMillis();
   }
 
   /** One tick: evict, then drain; returns the slot rows deleted. */
   public int tick() throws Exception {
     registry.evictIdle();
     int[] rows = {0};
-    registry.drainEvicted(names -> rows[0] = delete(names));
+    registry.drainEvicted(
+        names -> {
+          List<String> keep = new ArrayList<>();
+          rows[0] = delete(names, keep);
+          return keep;
+        });
     return rows[0];
   }
 
-  private int delete(List<String> names) throws SQLException {
+  private int delete(List<String> names, List<String> keep) throws SQLException {
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement(deleteSql)) {
       c.setAutoCommit(true);
-      s.setArray(1, c.createArrayOf("text", names.toArray()));
-      s.setLong(2, idleMillis);
-      int n = s.executeUpdate();
+      Array array = c.createArrayOf("text", names.toArray());
+      s.setArray(1, array);
+      s.setString(2, workerId);
+      s.setArray(3, array);
+      int n;
+      try (ResultSet rs = s.executeQuery()) {
+        rs.next();
+        n = rs.getInt("deleted");
+        Array held = rs.getArray("still_held");
+        if (held != null) {
+          for (Object name : (Object[]) held.getArray()) {
+            keep.add((String) name);
+          }
+        }
+      }
       drains.incrementAndGet();
       deleted.addAndGet(n);
       return n;

@@ -32,7 +32,11 @@ public final class ReservationRegistry {
   /** Receives the store names of evicted keyed scopes. */
   @FunctionalInterface
   public interface Drain {
-    void reclaim(List<String> keyedScopeNames) throws Exception;
+    /**
+     * Reclaims the rows of {@code keyedScopeNames}; returns the names to keep pending for the next
+     * drain (those whose rows could not go yet, being in use by this worker).
+     */
+    List<String> reclaim(List<String> keyedScopeNames) throws Exception;
   }
 
   private final int maxEntries;
@@ -107,9 +111,10 @@ public final class ReservationRegistry {
   }
 
   /**
-   * Hands the evicted keyed scope names to {@code drain} and forgets them; returns how many. With
-   * nothing pending it does not call {@code drain}. If {@code drain} throws, the names stay pending
-   * (unless registered again meanwhile) and the exception propagates.
+   * Hands the evicted keyed scope names to {@code drain} and forgets them, but for the ones it
+   * returns; returns how many it handed. With nothing pending it does not call {@code drain}. If
+   * {@code drain} throws, the names stay pending (unless registered again meanwhile) and the
+   * exception propagates.
    */
   public int drainEvicted(Drain drain) throws Exception {
     List<String> names;
@@ -120,12 +125,14 @@ public final class ReservationRegistry {
       names = List.copyOf(pending);
       pending.clear();
     }
+    List<String> keep;
     try {
-      drain.reclaim(names);
+      keep = drain.reclaim(names);
     } catch (Exception | Error e) {
       restore(names);
       throw e;
     }
+    restore(keep);
     return names.size();
   }
 

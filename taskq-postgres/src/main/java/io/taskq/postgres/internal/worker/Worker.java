@@ -160,7 +160,7 @@ public final class Worker implements AutoCloseable {
     NamedStatements capsSql = load("caps.sql");
     this.keyedDrain =
         caps.caps().hasKeyedCaps()
-            ? new KeyedReservationDrain(dataSource, capsSql, reservations, caps.evictionInterval())
+            ? new KeyedReservationDrain(dataSource, capsSql, reservations, id)
             : null;
     this.dispatcher =
         new Dispatcher(
