@@ -26,18 +26,20 @@ actor_cap AS MATERIALIZED (
 key_cap AS MATERIALIZED (
   SELECT * FROM unnest(?::text[], ?::int[]) AS c(actor, cap)
 ),
+-- One probe of reservation_slots_scope_unique per capped queue and actor (never a scan of the
+-- keyed rows).
 full_scope AS MATERIALIZED (
-  SELECT s.scope_kind, s.scope_name
-    FROM {schema}.reservation_slots s
-    LEFT JOIN queue_cap q ON s.scope_kind = 'queue' AND q.name = s.scope_name
-    LEFT JOIN actor_cap a ON s.scope_kind = 'actor' AND a.name = s.scope_name
-   WHERE s.scope_kind IN ('queue', 'actor')
-     AND (q.name IS NOT NULL OR a.name IS NOT NULL)
-     AND s.job_id IS NOT NULL
-     AND s.lease_expires_at >= statement_timestamp()
-     AND s.slot < COALESCE(q.cap, a.cap)
-   GROUP BY s.scope_kind, s.scope_name, COALESCE(q.cap, a.cap)
-  HAVING count(*) >= COALESCE(q.cap, a.cap)
+  SELECT c.kind, c.name
+    FROM (SELECT 'queue'::text AS kind, name, cap FROM queue_cap
+          UNION ALL
+          SELECT 'actor'::text, name, cap FROM actor_cap) c
+   WHERE (SELECT count(*)
+            FROM {schema}.reservation_slots s
+           WHERE s.scope_kind = c.kind
+             AND s.scope_name = c.name
+             AND s.slot < c.cap
+             AND s.job_id IS NOT NULL
+             AND s.lease_expires_at >= statement_timestamp()) >= c.cap
 )
 SELECT j.id, j.actor, j.queue, j.concurrency_key
   FROM {schema}.jobs j
@@ -45,8 +47,8 @@ SELECT j.id, j.actor, j.queue, j.concurrency_key
    AND j.run_at <= statement_timestamp()
    AND j.queue = ANY (?::text[])
    AND j.actor = ANY (?::text[])
-   AND j.queue NOT IN (SELECT scope_name FROM full_scope WHERE scope_kind = 'queue')
-   AND j.actor NOT IN (SELECT scope_name FROM full_scope WHERE scope_kind = 'actor')
+   AND j.queue NOT IN (SELECT name FROM full_scope WHERE kind = 'queue')
+   AND j.actor NOT IN (SELECT name FROM full_scope WHERE kind = 'actor')
    AND NOT EXISTS (
          SELECT 1
            FROM key_cap k

@@ -190,7 +190,7 @@ public final class Worker implements AutoCloseable {
         Executors.newSingleThreadScheduledExecutor(WorkerThreads.of("heartbeat", id, false));
     // S10 runs on its own thread: a slow drain must never delay a heartbeat.
     this.drainScheduler =
-        Executors.newSingleThreadScheduledExecutor(WorkerThreads.of("keyed-drain", id, true));
+        Executors.newSingleThreadScheduledExecutor(WorkerThreads.of("keyed-drain", id, false));
     this.completeThread = WorkerThreads.of("complete", id, false).newThread(completer);
     this.listenThread = WorkerThreads.of("listen", id, false).newThread(listener);
     this.dispatchThread = WorkerThreads.of("dispatch", id, false).newThread(dispatcher);
