@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
@@ -63,6 +64,7 @@ public final class TaskQObservability implements AutoCloseable {
   private final FeedLagSampler feedLagSampler;
   private final Map<String, EndpointHandler> routes;
   private final ScheduledExecutorService sampling;
+  private final ScheduledFuture<?> samples;
   private final @Nullable HttpEndpoint endpoint;
 
   private TaskQObservability(
@@ -70,11 +72,13 @@ public final class TaskQObservability implements AutoCloseable {
       FeedLagSampler feedLagSampler,
       Map<String, EndpointHandler> routes,
       ScheduledExecutorService sampling,
+      ScheduledFuture<?> samples,
       @Nullable HttpEndpoint endpoint) {
     this.queueSampler = queueSampler;
     this.feedLagSampler = feedLagSampler;
     this.routes = routes;
     this.sampling = sampling;
+    this.samples = samples;
     this.endpoint = endpoint;
   }
 
@@ -136,16 +140,17 @@ public final class TaskQObservability implements AutoCloseable {
               return t;
             });
     long millis = samplePeriod.toMillis();
-    sampling.scheduleWithFixedDelay(
-        () -> {
-          if (taskq.isRunning()) {
-            queues.sampleOnce();
-            feedLag.sampleOnce();
-          }
-        },
-        0,
-        Math.max(1, millis),
-        TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> samples =
+        sampling.scheduleWithFixedDelay(
+            () -> {
+              if (taskq.isRunning()) {
+                queues.sampleOnce();
+                feedLag.sampleOnce();
+              }
+            },
+            0,
+            Math.max(1, millis),
+            TimeUnit.MILLISECONDS);
     HttpEndpoint endpoint;
     try {
       endpoint = HttpEndpoint.fromConfig(taskq.config(), routes).orElse(null);
@@ -153,7 +158,7 @@ public final class TaskQObservability implements AutoCloseable {
       sampling.shutdownNow();
       throw e;
     }
-    return new TaskQObservability(queues, feedLag, routes, sampling, endpoint);
+    return new TaskQObservability(queues, feedLag, routes, sampling, samples, endpoint);
   }
 
   private static List<QueueReading> readings(TaskQ taskq) throws Exception {
@@ -194,6 +199,7 @@ public final class TaskQObservability implements AutoCloseable {
   /** Stops the samplers and the endpoint; the TaskQ and the registry are left as they are. */
   @Override
   public void close() {
+    samples.cancel(false);
     sampling.shutdownNow();
     if (endpoint != null) {
       endpoint.close();
