@@ -22,6 +22,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -196,7 +197,8 @@ class ObservabilityAcceptanceTest {
 
   /** A connection of the test's own that holds (or waits for) the leader lock until closed. */
   private CompletableFuture<Void> takeLeaderLock() throws SQLException {
-    Connection c = services.dataSource().getConnection();
+    // Its own session, outside the pool: closing it is what releases the lock.
+    Connection c = DriverManager.getConnection(services.jdbcUrl());
     open.add(c);
     return CompletableFuture.runAsync(
         () -> {
