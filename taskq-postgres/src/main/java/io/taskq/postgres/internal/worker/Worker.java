@@ -2,7 +2,9 @@ package io.taskq.postgres.internal.worker;
 
 import io.taskq.core.Actor;
 import io.taskq.core.internal.NotifyChannels;
+import io.taskq.core.spi.JobListener;
 import io.taskq.postgres.internal.FencedWrites;
+import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.WorkerIdentity;
 import io.taskq.postgres.internal.caps.CapsSettings;
@@ -99,6 +101,7 @@ public final class Worker implements AutoCloseable {
       WorkerSettings settings,
       Map<String, Actor<?>> actors,
       @Nullable Executor executor,
+      JobListener jobListener,
       CapsSettings caps) {
     this.settings = settings;
     this.caps = caps;
@@ -153,7 +156,8 @@ public final class Worker implements AutoCloseable {
             inFlight,
             completer::submit,
             gate::release,
-            job -> leaseRelease.release(List.of(job)));
+            job -> leaseRelease.release(List.of(job)),
+            GuardedJobListener.of(jobListener));
     this.reservations =
         new ReservationRegistry(
             caps.maxKeyedReservations(), caps.evictionInterval(), InstantSource.system());
@@ -210,12 +214,31 @@ public final class Worker implements AutoCloseable {
       Collection<Actor<?>> actors,
       @Nullable Executor executor)
       throws SQLException {
-    return start(dataSource, listen, settings, actors, executor, CapsSettings.none());
+    return start(dataSource, listen, settings, actors, executor, JobListener.NONE);
   }
 
   /**
-   * Registers a worker for {@code actors} that enforces the concurrency caps of {@code caps} (L7)
-   * and starts its loops, the keyed reservation drain (S10) among them when a keyed cap is
+   * Registers a worker for {@code actors} and starts its loops; {@code jobListener} hears each
+   * job's start and end (guarded: its exceptions are logged and dropped).
+   *
+   * @param executor runs the handlers; null for a pool of {@code concurrency} threads the worker
+   *     owns
+   * @throws SQLException when the worker cannot register (nothing is left running then)
+   */
+  public static Worker start(
+      DataSource dataSource,
+      ListenConnectionSource listen,
+      WorkerSettings settings,
+      Collection<Actor<?>> actors,
+      @Nullable Executor executor,
+      JobListener jobListener)
+      throws SQLException {
+    return start(dataSource, listen, settings, actors, executor, jobListener, CapsSettings.none());
+  }
+
+  /**
+   * Registers a worker for {@code actors} that also enforces the concurrency caps of {@code caps}
+   * (L7) and starts its loops, the keyed reservation drain (S10) among them when a keyed cap is
    * declared.
    *
    * @throws SQLException when the worker cannot register (nothing is left running then)
@@ -226,11 +249,12 @@ public final class Worker implements AutoCloseable {
       WorkerSettings settings,
       Collection<Actor<?>> actors,
       @Nullable Executor executor,
+      JobListener jobListener,
       CapsSettings caps)
       throws SQLException {
     Map<String, Actor<?>> byName = new LinkedHashMap<>();
     actors.forEach(a -> byName.put(a.name(), a));
-    Worker worker = new Worker(dataSource, listen, settings, byName, executor, caps);
+    Worker worker = new Worker(dataSource, listen, settings, byName, executor, jobListener, caps);
     try {
       worker.registration.register(worker.identity, actors);
     } catch (SQLException | RuntimeException e) {
