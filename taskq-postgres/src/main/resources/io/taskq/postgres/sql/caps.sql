@@ -125,7 +125,8 @@ SELECT id, scope_kind, scope_name, slot FROM created;
 
 -- name: claim_chosen
 -- L4/D9: the chosen candidates (locked by claim_candidates) become 'running' exactly as the plain
--- claim makes them (owner, lease, fresh token, next attempt), and each acquired slot is handed to
+-- claim makes them (owner, lease, fresh token, next attempt, started_at) and returns the same
+-- columns (JobClaimer.read), and each acquired slot is handed to
 -- its job under the job's lease token and expiry, stamped used (S9's idleness clock); the
 -- heartbeat renews both together, completion and release free the slots with the job.
 -- Binds: job ids bigint[], worker id, lease period ms, slot ids bigint[], their job ids bigint[].
@@ -145,7 +146,7 @@ claimed AS (
      AND j.status = 'pending'
   RETURNING j.id, j.actor, j.queue, j.priority, j.run_at, j.payload::text AS payload, j.attempt,
             j.max_attempts, j.lease_token, j.lock_expires_at, j.deadline_at,
-            j.cancel_requested_at IS NOT NULL AS cancel_requested
+            j.cancel_requested_at IS NOT NULL AS cancel_requested, j.started_at
 ),
 assigned AS (
   UPDATE {schema}.reservation_slots s
@@ -159,7 +160,7 @@ assigned AS (
   RETURNING s.id
 )
 SELECT c.id, c.actor, c.queue, c.priority, c.run_at, c.payload, c.attempt, c.max_attempts,
-       c.lease_token, c.deadline_at, c.cancel_requested,
+       c.lease_token, c.deadline_at, c.cancel_requested, c.started_at,
        (SELECT count(*) FROM assigned) AS slots_assigned
   FROM claimed c;
 
