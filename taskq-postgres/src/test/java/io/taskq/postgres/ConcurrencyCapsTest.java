@@ -223,9 +223,9 @@ class ConcurrencyCapsTest {
             .build();
     started(db, db.config().workerConcurrency(4).claimBatchSize(4), actor);
     JobsClient jobs = fleet.get(0).jobs();
-    // Fifty jobs of one key first (and at a better priority), then five of another key.
+    // Twenty jobs of one key first (and at a better priority), then five of other keys.
     List<JobRequest> hot = new ArrayList<>();
-    for (int i = 0; i < 50; i++) {
+    for (int i = 0; i < 20; i++) {
       hot.add(
           JobRequest.builder("per-customer")
               .payloadJson(quoted("hot"))
@@ -246,7 +246,7 @@ class ConcurrencyCapsTest {
 
     await().atMost(Duration.ofSeconds(20)).until(() -> otherRuns.get() == 5);
     assertThat(db.count("jobs WHERE status = 'running'")).isEqualTo(1);
-    assertThat(db.count("jobs WHERE status = 'pending' AND attempt = 0")).isEqualTo(49);
+    assertThat(db.count("jobs WHERE status = 'pending' AND attempt = 0")).isEqualTo(19);
     assertThat(
             db.count(
                 "job_attempts a JOIN {schema}.jobs j ON j.id = a.job_id"
@@ -256,7 +256,7 @@ class ConcurrencyCapsTest {
     release.countDown();
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() -> db.count("jobs WHERE status = 'succeeded'") == 55);
+        .until(() -> db.count("jobs WHERE status = 'succeeded'") == 25);
     assertThat(maxOverlap(db, "j.concurrency_key").get("hot")).isEqualTo(1);
     assertThat(db.count("jobs WHERE attempt <> 1")).isZero();
   }

@@ -72,6 +72,9 @@ public final class Worker implements AutoCloseable {
   private static final Duration LISTEN_PROBE = Duration.ofSeconds(30);
   private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(10);
 
+  /** How long after a capped job's handler ends the dispatcher claims again (its write lands). */
+  private static final long SLOT_FREE_CLAIM_DELAY_MS = 20;
+
   private final WorkerSettings settings;
   private final WorkerIdentity identity;
   private final WorkerRegistration registration;
@@ -155,7 +158,7 @@ public final class Worker implements AutoCloseable {
             owned != null ? owned : Objects.requireNonNull(executor),
             inFlight,
             completer::submit,
-            gate::release,
+            freeSlot(caps),
             job -> leaseRelease.release(List.of(job)),
             GuardedJobListener.of(jobListener));
     this.reservations =
@@ -198,6 +201,22 @@ public final class Worker implements AutoCloseable {
     this.completeThread = WorkerThreads.of("complete", id, false).newThread(completer);
     this.listenThread = WorkerThreads.of("listen", id, false).newThread(listener);
     this.dispatchThread = WorkerThreads.of("dispatch", id, false).newThread(dispatcher);
+  }
+
+  /**
+   * What a finished handler does to its handler slot. Under concurrency caps (L7) it also asks for
+   * a claim shortly after, once the outcome (and with it the job's reservation slots) has been
+   * recorded: a job waiting on a full key or actor would otherwise wait for the next poll.
+   */
+  private Runnable freeSlot(CapsSettings caps) {
+    if (caps.caps().isEmpty()) {
+      return gate::release;
+    }
+    long after = settings.completionLinger().toMillis() + SLOT_FREE_CLAIM_DELAY_MS;
+    return () -> {
+      gate.release();
+      gate.wakeIn(after);
+    };
   }
 
   /**
