@@ -20,14 +20,16 @@ WITH params AS MATERIALIZED (
 -- not ask for is switched off by a one-time filter (the scalar subquery on params). Rows above the
 -- id the operation started with are never matched, so a steady stream of new matching jobs cannot
 -- keep the drain running forever. A running job whose cancel was already requested is done.
+-- The arms run in order (pending, scheduled, running) until the window is full: pending jobs
+-- first, since those are the ones workers are about to start.
 -- B4: the age bound uses statement_timestamp().
 win AS MATERIALIZED (
   SELECT a.id
     FROM (
       (SELECT j.id
          FROM {schema}.jobs j CROSS JOIN params p
-        WHERE (SELECT 'scheduled' = ANY (statuses) FROM params)
-          AND j.status = 'scheduled'
+        WHERE (SELECT 'pending' = ANY (statuses) FROM params)
+          AND j.status = 'pending'
           AND j.id <= p.max_id
           AND (p.actors IS NULL OR j.actor = ANY (p.actors))
           AND (p.queues IS NULL OR j.queue = ANY (p.queues))
@@ -38,8 +40,8 @@ win AS MATERIALIZED (
       UNION ALL
       (SELECT j.id
          FROM {schema}.jobs j CROSS JOIN params p
-        WHERE (SELECT 'pending' = ANY (statuses) FROM params)
-          AND j.status = 'pending'
+        WHERE (SELECT 'scheduled' = ANY (statuses) FROM params)
+          AND j.status = 'scheduled'
           AND j.id <= p.max_id
           AND (p.actors IS NULL OR j.actor = ANY (p.actors))
           AND (p.queues IS NULL OR j.queue = ANY (p.queues))
@@ -70,9 +72,9 @@ win AS MATERIALIZED (
 -- a row briefly held by a claim is waited for, then re-checked, never skipped while it matches.
 locked AS MATERIALIZED (
   SELECT j.id
-    FROM {schema}.jobs j
+    FROM {schema}.jobs j CROSS JOIN params p
    WHERE j.id IN (SELECT id FROM win)
-     AND j.status = ANY ((SELECT statuses FROM params))
+     AND j.status = ANY (p.statuses)
      AND (j.status <> 'running' OR j.cancel_requested_at IS NULL)
    ORDER BY j.id
      FOR UPDATE OF j
@@ -149,9 +151,11 @@ SELECT count(*) FROM {schema}.jobs
 SELECT to_regclass(?) IS NOT NULL
 
 -- name: disable_schedules
--- F4: the actor's enabled cron schedules stop firing. Prepared only when cron_table said the
--- table exists. Binds: actor.
-UPDATE {schema}.cron_schedules SET enabled = false WHERE actor = ? AND enabled
+-- F4: the actor's enabled cron schedules stop firing (V003's cron_schedules, found by its actor
+-- index). Prepared only when cron_table said the table exists. Binds: actor.
+UPDATE {schema}.cron_schedules
+   SET enabled = false, updated_at = clock_timestamp()
+ WHERE actor = ? AND enabled
 
 -- name: deregister_actor
 -- F4: the closing small transaction of a deregistration: delete the actor_config row, count the

@@ -62,7 +62,7 @@ events AS (
     FROM failed f
    CROSS JOIN stamp s
    ORDER BY f.id
-)
+),
 -- L9: failed batch members count towards their batch (V004's settle_batch_members, after the
 -- job rows are locked); the last one completes the batch and enqueues its hook.
 settled AS (
