@@ -157,7 +157,7 @@ class BulkCancelTest {
       assertThat(claimed).isEqualTo(30);
       CompletableFuture<BulkCancelResult> drain =
           CompletableFuture.supplyAsync(() -> client.cancelWhere(filter, progress::add));
-      awaitBlockedOnARowLock();
+      awaitBlockedBy(backendPid(dispatcher), drain);
       dispatcher.commit();
       result = drain.get(30, TimeUnit.SECONDS);
     }
@@ -188,17 +188,28 @@ class BulkCancelTest {
     }
   }
 
-  private static void awaitBlockedOnARowLock() throws Exception {
+  private static int backendPid(Connection c) throws SQLException {
+    try (var s = c.createStatement();
+        var rs = s.executeQuery("SELECT pg_backend_pid()")) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  /** Waits until some session waits on a lock {@code pid} holds; fails if the drain ended. */
+  private static void awaitBlockedBy(int pid, CompletableFuture<?> drain) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (db.queryLong(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                + " AND query LIKE '%win AS MATERIALIZED%' AND position(? in query) > 0",
-            db.schema.quoted())
+            "SELECT count(*) FROM pg_stat_activity WHERE ?::integer = ANY (pg_blocking_pids(pid))",
+            pid)
         == 0) {
+      if (drain.isDone()) {
+        throw new AssertionError("the drain ended without waiting on the claim: " + drain.get());
+      }
       if (System.nanoTime() > deadline) {
         throw new AssertionError("the drain never waited on the dispatcher's row locks");
       }
-      Thread.sleep(10);
+      Thread.sleep(5);
     }
   }
 
@@ -276,8 +287,6 @@ class BulkCancelTest {
       holder.rollback();
     }
     assertThat(status("slow", "pending")).isEqualTo(150);
-    // B3: the batch's bound did not leak onto the pooled connections.
-    assertThat(db.rows("SHOW statement_timeout").get(0).values().iterator().next()).isEqualTo("0");
 
     assertThat(strict.cancelWhere(CancelFilter.actor("slow")).cancelled()).isEqualTo(150);
   }
