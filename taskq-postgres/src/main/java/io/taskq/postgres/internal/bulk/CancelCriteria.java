@@ -3,7 +3,6 @@ package io.taskq.postgres.internal.bulk;
 import io.taskq.core.JobStatus;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,9 +33,5 @@ record CancelCriteria(
 
   static @Nullable List<String> orNull(List<String> values) {
     return values.isEmpty() ? null : values;
-  }
-
-  static @Nullable String orNull(Map<String, String> labels, String json) {
-    return labels.isEmpty() ? null : json;
   }
 }
