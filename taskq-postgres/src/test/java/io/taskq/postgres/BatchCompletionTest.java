@@ -4,18 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskq.core.RetryPolicy;
+import io.taskq.core.internal.NotifyChannels;
+import io.taskq.core.spi.MaintenanceListener;
 import io.taskq.postgres.internal.FaultSeam;
+import io.taskq.postgres.internal.FencedWrites;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.completion.CompletionWriter;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
 import io.taskq.postgres.internal.dispatch.JobClaimer;
 import io.taskq.postgres.internal.execution.Completion;
+import io.taskq.postgres.internal.execution.InFlight;
 import io.taskq.postgres.internal.execution.Outcome;
 import io.taskq.postgres.internal.execution.RunningJob;
+import io.taskq.postgres.internal.lease.LeaseRelease;
 import io.taskq.postgres.internal.sweep.BatchExecutor;
 import io.taskq.postgres.internal.sweep.BatchFence;
 import io.taskq.postgres.internal.sweep.DeadlineSweep;
+import io.taskq.postgres.internal.sweep.LeaseReclaimSweep;
 import io.taskq.postgres.internal.sweep.StaleBatchSweep;
+import io.taskq.postgres.testing.Notifications;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
@@ -138,6 +145,15 @@ class BatchCompletionTest {
   }
 
   @Test
+  void aBatchLargerThanOneStatement_attachesEveryMember() throws Exception {
+    EnqueuedBatch batch = client.enqueueBatch(batchOf(12_000, "many"));
+
+    assertThat(batch.jobIds()).hasSize(12_000).doesNotHaveDuplicates();
+    assertThat(db.count("jobs WHERE batch_id = ?", batch.batchId())).isEqualTo(12_000);
+    assertThat(client.findBatch(batch.batchId()).orElseThrow().total()).isEqualTo(12_000);
+  }
+
+  @Test
   void enqueueBatch_onTheCallersConnection_vanishesWhenTheCallerRollsBack() throws Exception {
     try (Connection c = db.dataSource.getConnection()) {
       c.setAutoCommit(false);
@@ -255,6 +271,66 @@ class BatchCompletionTest {
     BatchInfo info = client.findBatch(batch.batchId()).orElseThrow();
     assertThat(info.completed()).isTrue();
     assertThat(info.failed()).isEqualTo(2);
+    assertThat(hooks()).isOne();
+  }
+
+  @Test
+  @Tag("S1")
+  void membersCrashedByTheLeaseReclaimSweep_countAsFailed_andTheHookIsWoken() throws Exception {
+    EnqueuedBatch batch = client.enqueueBatch(batchOf(2, "member"));
+    claim("w1", "member", 2);
+    db.execute(
+        db.sql(
+            "UPDATE {schema}.jobs SET lock_expires_at = now() - interval '1 minute'"
+                + " WHERE batch_id = "
+                + batch.batchId()));
+    String wake = NotifyChannels.of(db.schema).wake().name();
+
+    try (Notifications notifications = Notifications.listen(db.dataSource, wake)) {
+      new BatchExecutor(db.schema)
+          .runInOwnTransaction(
+              db.dataSource,
+              new LeaseReclaimSweep(
+                  db.schema, Duration.ofMinutes(1), Duration.ofHours(1), MaintenanceListener.NONE),
+              100,
+              Duration.ofSeconds(5),
+              BatchFence.NONE);
+
+      assertThat(notifications.receiveUntil(wake + ":hooks")).contains(wake + ":hooks");
+    }
+    BatchInfo info = client.findBatch(batch.batchId()).orElseThrow();
+    assertThat(info.completed()).isTrue();
+    assertThat(info.failed()).isEqualTo(2);
+    assertThat(db.count("jobs WHERE batch_id = ? AND status = 'crashed'", batch.batchId()))
+        .isEqualTo(2);
+    assertThat(hooks()).isOne();
+  }
+
+  @Test
+  @Tag("L11")
+  void aMemberReleasedAtShutdownWithACancelInFlight_countsAsCancelled() throws Exception {
+    EnqueuedBatch batch = client.enqueueBatch(batchOf(1, "member"));
+    ClaimedJob running = claim("w1", "member", 1).get(0);
+    client.cancel(running.id());
+    RunningJob job = new RunningJob(running);
+    InFlight inFlight = new InFlight();
+    inFlight.add(job);
+
+    int released =
+        new LeaseRelease(
+                db.dataSource,
+                sql("lease.sql"),
+                "w1",
+                NotifyChannels.of(db.schema).wake().name(),
+                inFlight,
+                new FencedWrites())
+            .release(List.of(job));
+
+    assertThat(released).isOne();
+
+    BatchInfo info = client.findBatch(batch.batchId()).orElseThrow();
+    assertThat(info.completed()).isTrue();
+    assertThat(info.cancelled()).isOne();
     assertThat(hooks()).isOne();
   }
 

@@ -22,6 +22,9 @@ import org.jspecify.annotations.Nullable;
  * JobInserter}, and the members' {@code batch_id}, all in the one transaction the caller provides.
  */
 public final class BatchWriter {
+  /** Members joined to their batch per statement, like the inserter's chunks. */
+  static final int ATTACH_ROWS = JobInserter.CHUNK_ROWS;
+
   private final NamedStatements sql;
   private final JobInserter inserter;
   private final int timeoutSeconds;
@@ -37,15 +40,19 @@ public final class BatchWriter {
     List<JobRequest> members = request.members();
     long batchId = insertBatch(tx, members.size(), request.hook());
     List<Long> ids = inserter.insert(tx, members);
+    int attached = 0;
     try (PreparedStatement ps = tx.prepareStatement(sql.get("attach_members"))) {
       ps.setQueryTimeout(timeoutSeconds);
-      ps.setLong(1, batchId);
-      ps.setArray(2, tx.createArrayOf("bigint", ids.toArray()));
-      int attached = ps.executeUpdate();
-      if (attached != ids.size()) {
-        throw new IllegalStateException(
-            "batch " + batchId + ": attached " + attached + " of " + ids.size() + " members");
+      for (int from = 0; from < ids.size(); from += ATTACH_ROWS) {
+        List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + ATTACH_ROWS));
+        ps.setLong(1, batchId);
+        ps.setArray(2, tx.createArrayOf("bigint", chunk.toArray()));
+        attached += ps.executeUpdate();
       }
+    }
+    if (attached != ids.size()) {
+      throw new IllegalStateException(
+          "batch " + batchId + ": attached " + attached + " of " + ids.size() + " members");
     }
     return new EnqueuedBatch(batchId, ids);
   }
