@@ -18,8 +18,10 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * Enqueues, looks up and cancels jobs in one schema (L2, L6, L8). Thread-safe; holds no connection
- * between calls.
+ * Enqueues, looks up and cancels jobs in one schema (L2, L6, L8), enqueues batches with a
+ * completion hook (L9, {@link #enqueueBatch(BatchRequest)}), and runs the operator's bulk
+ * operations ({@link #cancelWhere(CancelFilter)}, {@link #deregisterActor(String, boolean)}; S13,
+ * F1-F4). Thread-safe; holds no connection between calls.
  *
  * <p>Two ways to enqueue:
  *

@@ -3,6 +3,8 @@ package io.taskq.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.core.JobStatus;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.bulk.BulkFaults;
@@ -289,6 +291,35 @@ class BulkCancelTest {
     assertThat(status("slow", "pending")).isEqualTo(150);
 
     assertThat(strict.cancelWhere(CancelFilter.actor("slow")).cancelled()).isEqualTo(150);
+  }
+
+  /**
+   * B3: the batch bound is set with SET LOCAL semantics inside each batch transaction; the pooled
+   * connection keeps the session's own statement_timeout afterwards.
+   */
+  @Test
+  @Tag("B3")
+  void theBatchTimeout_neverLeaksOntoThePooledConnection(TestServices services) throws Exception {
+    enqueue("b3", 150);
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(services.jdbcUrl());
+    config.setMaximumPoolSize(1);
+    try (HikariDataSource one = new HikariDataSource(config)) {
+      try (Connection c = one.getConnection();
+          var s = c.createStatement()) {
+        s.execute("SET statement_timeout = '7s'");
+      }
+      JobsClient onOne = JobsClient.create(one, db.schema);
+
+      assertThat(onOne.cancelWhere(CancelFilter.actor("b3")).cancelled()).isEqualTo(150);
+
+      try (Connection c = one.getConnection();
+          var s = c.createStatement();
+          var rs = s.executeQuery("SHOW statement_timeout")) {
+        rs.next();
+        assertThat(rs.getString(1)).isEqualTo("7s");
+      }
+    }
   }
 
   @Test
