@@ -2,7 +2,9 @@ package io.taskq.postgres;
 
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
+import io.taskq.core.spi.JobListener;
 import io.taskq.postgres.internal.CallerText;
+import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.bulk.BulkFaults;
 import io.taskq.postgres.internal.bulk.BulkOperations;
 import io.taskq.postgres.internal.client.BatchWriter;
@@ -64,6 +66,7 @@ public final class JobsClient {
   private final JobStatements statements;
   private final BatchWriter batches;
   private final BulkOperations bulk;
+  private final JobListener listener;
 
   private JobsClient(Builder b) {
     this.dataSource = b.dataSource;
@@ -79,6 +82,7 @@ public final class JobsClient {
             b.eventWriterBatchSize,
             b.eventWriterStatementTimeout,
             timeoutSeconds);
+    this.listener = GuardedJobListener.of(b.listener);
   }
 
   /** A client with default settings. The schema must be migrated already. */
@@ -92,6 +96,11 @@ public final class JobsClient {
    * socket timeout ({@code TASKQ_SOCKET_TIMEOUT}, D10). The schema must be migrated already.
    */
   public static JobsClient create(DataSource dataSource, TaskQConfig config) {
+    return configured(dataSource, config).build();
+  }
+
+  /** A builder preset from {@code config}, as {@link #create(DataSource, TaskQConfig)} uses. */
+  static Builder configured(DataSource dataSource, TaskQConfig config) {
     Duration timeout =
         config.socketTimeout().compareTo(DEFAULT_STATEMENT_TIMEOUT) < 0
             ? config.socketTimeout()
@@ -100,8 +109,7 @@ public final class JobsClient {
         .maxPayloadBytes(config.maxPayloadBytes())
         .statementTimeout(timeout)
         .eventWriterBatchSize(config.eventWriterBatchSize())
-        .eventWriterStatementTimeout(config.eventWriterStatementTimeout())
-        .build();
+        .eventWriterStatementTimeout(config.eventWriterStatementTimeout());
   }
 
   /** A builder for a client of {@code schema} on {@code dataSource}. */
@@ -135,11 +143,14 @@ public final class JobsClient {
     if (requests.isEmpty()) {
       return List.of();
     }
+    List<Long> ids;
     try (Connection c = dataSource.getConnection()) {
-      return Transactions.owned(c, atomic, conn -> inserter.insert(conn, requests));
+      ids = Transactions.owned(c, atomic, conn -> inserter.insert(conn, requests));
     } catch (SQLException e) {
       throw failure("enqueue", requests.size(), e);
     }
+    enqueued(requests);
+    return ids;
   }
 
   /**
@@ -158,11 +169,23 @@ public final class JobsClient {
     if (requests.isEmpty()) {
       return List.of();
     }
+    List<Long> ids;
     try {
-      return Transactions.borrowed(connection, atomic, conn -> inserter.insert(conn, requests));
+      ids = Transactions.borrowed(connection, atomic, conn -> inserter.insert(conn, requests));
     } catch (SQLException e) {
       throw failure("enqueue", requests.size(), e);
     }
+    enqueued(requests);
+    return ids;
+  }
+
+  /**
+   * Counts an enqueue for the listener ({@code taskq.jobs.enqueued}), once its statements
+   * succeeded: after the commit on the client's own connection; at statement time on the caller's,
+   * because the client cannot see the caller's commit (docs/observability.md).
+   */
+  private void enqueued(List<JobRequest> requests) {
+    GuardedJobListener.enqueued(listener, requests, JobRequest::actor, JobRequest::queue);
   }
 
   /** The job with {@code id} in this schema (also once archived), or empty. */
@@ -196,11 +219,14 @@ public final class JobsClient {
    */
   public EnqueuedBatch enqueueBatch(BatchRequest request) {
     validate(request);
+    EnqueuedBatch batch;
     try (Connection c = dataSource.getConnection()) {
-      return Transactions.owned(c, true, conn -> batches.insert(conn, request));
+      batch = Transactions.owned(c, true, conn -> batches.insert(conn, request));
     } catch (SQLException e) {
       throw failure("enqueue a batch of", request.members().size(), e);
     }
+    enqueued(request.members());
+    return batch;
   }
 
   /**
@@ -211,11 +237,14 @@ public final class JobsClient {
   public EnqueuedBatch enqueueBatch(Connection connection, BatchRequest request) {
     Objects.requireNonNull(connection, "connection");
     validate(request);
+    EnqueuedBatch batch;
     try {
-      return Transactions.borrowed(connection, true, conn -> batches.insert(conn, request));
+      batch = Transactions.borrowed(connection, true, conn -> batches.insert(conn, request));
     } catch (SQLException e) {
       throw failure("enqueue a batch of", request.members().size(), e);
     }
+    enqueued(request.members());
+    return batch;
   }
 
   private void validate(BatchRequest request) {
@@ -311,6 +340,7 @@ public final class JobsClient {
     private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
     private int eventWriterBatchSize = DEFAULT_EVENT_WRITER_BATCH_SIZE;
     private Duration eventWriterStatementTimeout = DEFAULT_EVENT_WRITER_STATEMENT_TIMEOUT;
+    private JobListener listener = JobListener.NONE;
 
     private Builder(DataSource dataSource, SchemaName schema) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -370,6 +400,17 @@ public final class JobsClient {
             "eventWriterStatementTimeout must be in [PT0.001S, PT1H], was " + timeout);
       }
       this.eventWriterStatementTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Receives {@code jobsEnqueued} for every successful enqueue, per actor and queue (a metrics
+     * binding, say). Its exceptions are logged and dropped, never failing the enqueue.
+     *
+     * <p>Default: none.
+     */
+    public Builder listener(JobListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 
