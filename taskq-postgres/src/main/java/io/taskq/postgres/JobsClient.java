@@ -308,9 +308,9 @@ public final class JobsClient {
    * Either way it ends with one small transaction: the actor's cron schedules are disabled (when
    * the schema has cron schedules), its {@code actor_config} row is deleted, its finished jobs are
    * counted (they stay as history until prune), and with {@code purgeQueue} the free
-   * concurrency-limit slots of the actor, and of its queue when no other registered actor serves
-   * it, are deleted. Jobs enqueued for the actor afterwards are not refused; a worker that still
-   * registers it re-creates its {@code actor_config} row.
+   * concurrency-limit slots of the actor (actor and keyed caps), and of its queue when no other
+   * registered actor serves it, are deleted. Jobs enqueued for the actor afterwards are not
+   * refused; a worker that still registers it re-creates its {@code actor_config} row.
    */
   public DeregistrationResult deregisterActor(
       String name, boolean force, boolean purgeQueue, BulkProgressListener listener) {

@@ -129,6 +129,7 @@ class DeregisterActorTest {
         db.sql(
             "INSERT INTO {schema}.reservation_slots (scope_kind, scope_name, slot, keyed) VALUES"
                 + " ('actor', 'gone', 0, false), ('actor', 'gone', 1, false),"
+                + " ('key', 'gone:customer-1', 0, true), ('key', 'gone_q:x', 0, true),"
                 + " ('queue', 'gone_q', 0, false), ('queue', 'shared', 0, false),"
                 + " ('actor', 'stays', 0, false)"));
 
@@ -137,10 +138,13 @@ class DeregisterActorTest {
     DeregistrationResult stays =
         client.deregisterActor("stays", true, true, BulkProgressListener.NONE);
 
-    assertThat(gone.slotsPurged()).isEqualTo(3);
+    assertThat(gone.slotsPurged()).isEqualTo(4);
     assertThat(stays.slotsPurged()).as("'shared' is still served by 'other'").isOne();
-    assertThat(db.count("reservation_slots")).isOne();
+    assertThat(db.count("reservation_slots")).isEqualTo(2);
     assertThat(db.count("reservation_slots WHERE scope_name = 'shared'")).isOne();
+    assertThat(db.count("reservation_slots WHERE scope_name = 'gone_q:x'"))
+        .as("a keyed cap of another actor whose name only starts like it")
+        .isOne();
   }
 
   /**

@@ -160,8 +160,8 @@ UPDATE {schema}.cron_schedules
 -- name: deregister_actor
 -- F4: the closing small transaction of a deregistration: delete the actor_config row, count the
 -- actor's terminal history (hot table and archive), and, when asked, purge the concurrency-limit
--- slots of the actor and of its queue (the queue's only when no other registered actor serves
--- it; held slots are never touched).
+-- slots of the actor (its actor cap and its keyed caps) and of its queue (the queue's only when no
+-- other registered actor serves it; held slots are never touched).
 -- Binds: actor, purge boolean.
 WITH params AS MATERIALIZED (
   SELECT ?::text AS actor, ?::boolean AS purge
@@ -178,6 +178,8 @@ purged AS (
    WHERE p.purge
      AND s.job_id IS NULL
      AND ((s.scope_kind = 'actor' AND s.scope_name = p.actor)
+          -- keyed caps of the actor are named {actor}:{key} (V002's comment on the table)
+          OR (s.scope_kind = 'key' AND left(s.scope_name, length(p.actor) + 1) = p.actor || ':')
           OR (s.scope_kind = 'queue'
               AND s.scope_name IN (SELECT queue FROM config)
               AND NOT EXISTS (
