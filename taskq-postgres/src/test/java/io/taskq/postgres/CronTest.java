@@ -97,11 +97,11 @@ class CronTest {
   void twoProcessesNeverFireTheSameScheduleTwice() throws SQLException {
     TaskQ one = started(Actor.rawJson(ACTOR, (json, ctx) -> null));
     started(Actor.rawJson(ACTOR, (json, ctx) -> null));
-    for (int i = 0; i < 20; i++) {
+    for (int i = 0; i < 50; i++) {
       one.schedules().put(Schedule.builder("s" + i, ACTOR, "* * * * * *").build());
     }
 
-    await().atMost(Duration.ofSeconds(15)).until(() -> db.count("jobs") >= 80);
+    await().atMost(Duration.ofSeconds(15)).until(() -> db.count("jobs") >= 100);
     fleet.forEach(TaskQ::close);
 
     // Every (schedule, fire time) pair was enqueued exactly once.

@@ -316,4 +316,30 @@ class CronTickTest {
     tick(100, 3).run(db.dataSource);
     assertThat(jobsOf("all")).isEqualTo(2);
   }
+
+  @Test
+  void selectingDueSchedulesUsesTheDueIndex() throws SQLException {
+    db.execute(
+        db.sql(
+            "INSERT INTO {schema}.cron_schedules (name, actor, cron_expression, payload,"
+                + " next_fire_at, enabled) SELECT 'idx-' || n, '"
+                + ACTOR
+                + "', '0 0 * * *', '{}', now() + n * interval '1 minute', n % 10 <> 0"
+                + " FROM generate_series(1, 20000) AS n"));
+    db.execute(db.sql("ANALYZE {schema}.cron_schedules"));
+    String selectDue =
+        io.taskq.postgres.internal.NamedStatements.load("io/taskq/postgres/sql/cron.sql", db.schema)
+            .get("select_due");
+    StringBuilder plan = new StringBuilder();
+    try (Connection c = db.dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement("EXPLAIN " + selectDue)) {
+      ps.setInt(1, 100);
+      try (var rs = ps.executeQuery()) {
+        while (rs.next()) {
+          plan.append(rs.getString(1)).append('\n');
+        }
+      }
+    }
+    assertThat(plan.toString()).contains("cron_schedules_due_idx");
+  }
 }
