@@ -3,6 +3,7 @@ package io.taskq.postgres;
 import io.taskq.core.CronExpression;
 import io.taskq.core.RetryPolicy;
 import io.taskq.core.internal.JsonSyntax;
+import io.taskq.core.internal.TextBoundary;
 import io.taskq.postgres.internal.CallerText;
 import java.time.DateTimeException;
 import java.time.ZoneId;
@@ -175,7 +176,7 @@ public final class Schedule {
       if (problem != null) {
         throw new IllegalArgumentException("payload is not valid JSON: " + problem);
       }
-      io.taskq.core.internal.TextBoundary.requireNoNulInJson(json, "payload");
+      TextBoundary.requireNoNulInJson(json, "payload");
       this.payloadJson = json;
       this.payloadFactory = null;
       return this;

@@ -8,8 +8,8 @@ import java.time.ZoneId;
  *
  * @param scheduleName the schedule's name
  * @param actor the actor the job is for
- * @param fireAt the fire time this job stands for (the schedule's {@code next_fire_at}); later than
- *     now only never: a tick fires what is due
+ * @param fireAt the fire time this job stands for (the schedule's {@code next_fire_at}); never
+ *     later than the tick that fires it
  * @param timeZone the schedule's time zone (to render {@code fireAt} on its wall clock)
  */
 public record ScheduledFire(String scheduleName, String actor, Instant fireAt, ZoneId timeZone) {}
