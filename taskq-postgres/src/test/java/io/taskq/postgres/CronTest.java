@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.taskq.core.Actor;
 import io.taskq.core.TaskQConfig;
+import io.taskq.core.spi.JobListener;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.SQLException;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,8 +51,17 @@ class CronTest {
   }
 
   private TaskQ started(Actor<?> actor) throws SQLException {
+    return started(actor, JobListener.NONE);
+  }
+
+  private TaskQ started(Actor<?> actor, JobListener listener) throws SQLException {
     TaskQConfig.Builder settings = db.config().sweepInterval(Duration.ofSeconds(30));
-    TaskQ taskq = db.maintainingTaskq(settings);
+    TaskQ taskq =
+        TaskQ.builder(db.dataSource)
+            .config(settings.build())
+            .migrate(false)
+            .jobListener(listener)
+            .build();
     fleet.add(taskq);
     taskq.register(actor);
     taskq.start();
@@ -60,6 +71,14 @@ class CronTest {
   @Test
   void aScheduleFiresOnTime() throws SQLException {
     ConcurrentLinkedQueue<Instant> ran = new ConcurrentLinkedQueue<>();
+    AtomicInteger enqueued = new AtomicInteger();
+    JobListener listener =
+        new JobListener() {
+          @Override
+          public void jobsEnqueued(String actor, String queue, int count) {
+            enqueued.addAndGet(count);
+          }
+        };
     TaskQ taskq =
         started(
             Actor.rawJson(
@@ -67,7 +86,8 @@ class CronTest {
                 (json, ctx) -> {
                   ran.add(Instant.now());
                   return null;
-                }));
+                }),
+            listener);
     ScheduleInfo info =
         taskq.schedules().put(Schedule.builder("every-second", ACTOR, "* * * * * *").build());
     assertThat(info.enabled()).isTrue();
@@ -86,6 +106,8 @@ class CronTest {
       assertThat(created).isAfterOrEqualTo(fireAt);
       assertThat(Duration.between(fireAt, created)).isLessThan(Duration.ofSeconds(5));
     }
+    // Cron fires count as enqueues for the job listener (taskq.jobs.enqueued).
+    assertThat(enqueued.get()).isGreaterThanOrEqualTo(jobs.size() - 1).isPositive();
     ScheduleInfo after = taskq.schedules().find("every-second").orElseThrow();
     assertThat(after.lastFiredAt()).isNotNull();
     assertThat(after.lastJobId()).isNotNull();

@@ -2,7 +2,10 @@ package io.taskq.postgres.internal.cron;
 
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
+import io.taskq.core.spi.JobListener;
 import io.taskq.core.spi.MaintenanceListener;
+import io.taskq.postgres.JobRequest;
+import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.SqlErrors;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -23,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * taskq:cron:{schema}} lets one tick run at a time per schema, and a process that finds it held
  * skips that second. A failed tick (rolled back whole) is logged and the next second retries;
  * repeated identical failures are logged once at WARN, then at DEBUG until a tick succeeds. A tick
- * aborted by its deadline (SQLSTATE 57014) is also counted as {@code sweepTimeout("cron")}.
+ * aborted by its deadline (SQLSTATE 57014) is also counted as {@code sweepTimeout("cron")}. The
+ * jobs a committed tick enqueued are reported to the {@link JobListener} ({@code
+ * taskq.jobs.enqueued}), like a {@code JobsClient} enqueue.
  */
 public final class CronLoop implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CronLoop.class);
@@ -35,17 +40,23 @@ public final class CronLoop implements AutoCloseable {
   private final DataSource dataSource;
   private final CronTick tick;
   private final MaintenanceListener listener;
+  private final JobListener jobListener;
   private final ScheduledExecutorService thread;
   private @Nullable String lastFailure;
   private volatile boolean running = true;
   private volatile @Nullable ScheduledFuture<?> ticks;
 
   private CronLoop(
-      SchemaName schema, DataSource dataSource, CronTick tick, MaintenanceListener listener) {
+      SchemaName schema,
+      DataSource dataSource,
+      CronTick tick,
+      MaintenanceListener listener,
+      JobListener jobListener) {
     this.schema = schema;
     this.dataSource = dataSource;
     this.tick = tick;
     this.listener = listener;
+    this.jobListener = jobListener;
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -61,7 +72,8 @@ public final class CronLoop implements AutoCloseable {
       TaskQConfig config,
       PayloadFactories factories,
       CronFaults faults,
-      MaintenanceListener listener) {
+      MaintenanceListener listener,
+      JobListener jobListener) {
     CronTick tick =
         new CronTick(
             config.schemaName(),
@@ -76,7 +88,8 @@ public final class CronLoop implements AutoCloseable {
         config.schemaName(),
         Objects.requireNonNull(dataSource, "dataSource"),
         tick,
-        Objects.requireNonNull(listener, "listener"));
+        Objects.requireNonNull(listener, "listener"),
+        GuardedJobListener.of(jobListener));
   }
 
   /** Starts ticking every second; the first tick runs at once. */
@@ -91,7 +104,10 @@ public final class CronLoop implements AutoCloseable {
    * @throws SQLException the tick's error, after it rolled back whole
    */
   public CronTick.Result tickNow() throws SQLException {
-    return tick.run(dataSource);
+    CronTick.Result result = tick.run(dataSource);
+    GuardedJobListener.enqueued(
+        jobListener, result.enqueued(), JobRequest::actor, JobRequest::queue);
+    return result;
   }
 
   private void tickQuietly() {
@@ -99,7 +115,7 @@ public final class CronLoop implements AutoCloseable {
       return;
     }
     try {
-      tick.run(dataSource);
+      tickNow();
       synchronized (this) {
         lastFailure = null;
       }

@@ -78,9 +78,24 @@ public final class CronTick {
   private final Duration deadline;
   private final LongSupplier nanoTime;
 
-  /** What one tick did. */
-  public record Result(boolean ran, int due, int fired, int failed, List<String> disabled) {
-    static final Result SKIPPED = new Result(false, 0, 0, 0, List.of());
+  /**
+   * What one tick did.
+   *
+   * @param ran false when another transaction held the cron lock
+   * @param due the due schedules it selected
+   * @param fired the schedules it fired (one job each)
+   * @param failed the schedules whose fire failed
+   * @param disabled the schedules it disabled (auto-disable)
+   * @param enqueued the jobs it enqueued, committed once {@link #run} returned
+   */
+  public record Result(
+      boolean ran,
+      int due,
+      int fired,
+      int failed,
+      List<String> disabled,
+      List<JobRequest> enqueued) {
+    static final Result SKIPPED = new Result(false, 0, 0, 0, List.of(), List.of());
   }
 
   /**
@@ -161,7 +176,7 @@ public final class CronTick {
     List<Due> due = selectDue(c);
     if (due.isEmpty()) {
       restoreTimeout(c, previous);
-      return new Result(true, 0, 0, 0, List.of());
+      return new Result(true, 0, 0, 0, List.of(), List.of());
     }
     List<Fired> fired = new ArrayList<>();
     List<Failed> failed = new ArrayList<>();
@@ -181,7 +196,13 @@ public final class CronTick {
     updateFired(c, fired, ids);
     List<String> disabled = updateFailed(c, failed);
     restoreTimeout(c, previous);
-    return new Result(true, due.size(), fired.size(), failed.size(), disabled);
+    return new Result(
+        true,
+        due.size(),
+        fired.size(),
+        failed.size(),
+        disabled,
+        fired.stream().map(Fired::request).toList());
   }
 
   /** A due schedule as selected. */

@@ -1,6 +1,7 @@
 package io.taskq.postgres.internal.execution;
 
 import io.taskq.core.Actor;
+import io.taskq.core.spi.JobListener;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
 import io.taskq.postgres.internal.dispatch.JobLauncher;
 import java.util.Map;
@@ -27,10 +28,12 @@ public final class HandlerLauncher implements JobLauncher {
   private final Consumer<Completion> completions;
   private final Runnable freeSlot;
   private final Consumer<RunningJob> giveBack;
+  private final JobListener listener;
 
   /**
    * @param freeSlot frees one handler slot (the claim reserved one per job)
    * @param giveBack releases the lease of a job that could not start
+   * @param listener hears each run's start and end; must not throw (guard it)
    */
   public HandlerLauncher(
       Map<String, Actor<?>> actors,
@@ -38,13 +41,15 @@ public final class HandlerLauncher implements JobLauncher {
       InFlight inFlight,
       Consumer<Completion> completions,
       Runnable freeSlot,
-      Consumer<RunningJob> giveBack) {
+      Consumer<RunningJob> giveBack,
+      JobListener listener) {
     this.actors = Map.copyOf(actors);
     this.executor = executor;
     this.inFlight = inFlight;
     this.completions = completions;
     this.freeSlot = freeSlot;
     this.giveBack = giveBack;
+    this.listener = listener;
   }
 
   @Override
@@ -71,7 +76,7 @@ public final class HandlerLauncher implements JobLauncher {
   }
 
   private <T> JobRun<T> run(RunningJob job, Actor<T> actor) {
-    return new JobRun<>(job, actor, completions, freeSlot);
+    return new JobRun<>(job, actor, completions, freeSlot, listener);
   }
 
   private void finishWithoutRunning(RunningJob job, String why) {
