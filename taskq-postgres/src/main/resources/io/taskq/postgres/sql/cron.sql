@@ -127,10 +127,3 @@ SET next_fire_at = COALESCE(u.next_fire_at::timestamptz, s.next_fire_at),
 FROM unnest(?::text[], ?::text[], ?::text[]) AS u(name, next_fire_at, error)
 WHERE s.name = u.name
 RETURNING s.name, s.enabled, s.consecutive_failures
-
--- name: disable_actor_schedules
--- S13: force-deregistration disables every schedule of the actor (cron_schedules_actor_idx), in
--- its final small transaction. Binds: actor. Returns the number of schedules it disabled.
-UPDATE {schema}.cron_schedules
-SET enabled = false, updated_at = clock_timestamp()
-WHERE actor = ? AND enabled
