@@ -3,6 +3,7 @@ package io.taskq.postgres.internal.execution;
 import io.taskq.core.Actor;
 import io.taskq.core.internal.JsonSyntax;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,17 +22,28 @@ final class JobRun<T> implements Runnable {
   private final Actor<T> actor;
   private final Consumer<Completion> completions;
   private final Runnable freeSlot;
+  private final @Nullable RateLimitWait rateLimits;
 
-  JobRun(RunningJob job, Actor<T> actor, Consumer<Completion> completions, Runnable freeSlot) {
+  JobRun(
+      RunningJob job,
+      Actor<T> actor,
+      Consumer<Completion> completions,
+      Runnable freeSlot,
+      @Nullable RateLimitWait rateLimits) {
     this.job = job;
     this.actor = actor;
     this.completions = completions;
     this.freeSlot = freeSlot;
+    this.rateLimits = rateLimits;
   }
 
   @Override
   public void run() {
     try {
+      RateLimitWait limits = rateLimits;
+      if (limits != null && !limits.admit(job, actor)) {
+        return; // handed back to wait for its rate limit (M5)
+      }
       Outcome outcome = execute();
       if (job.finish()) {
         completions.accept(new Completion(job, outcome));

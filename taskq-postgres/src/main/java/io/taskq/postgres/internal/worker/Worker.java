@@ -14,6 +14,7 @@ import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
 import io.taskq.postgres.internal.dispatch.WakeListener;
 import io.taskq.postgres.internal.execution.HandlerLauncher;
 import io.taskq.postgres.internal.execution.InFlight;
+import io.taskq.postgres.internal.execution.RateLimitWait;
 import io.taskq.postgres.internal.execution.RunningJob;
 import io.taskq.postgres.internal.lease.Heartbeat;
 import io.taskq.postgres.internal.lease.LeaseRelease;
@@ -28,6 +29,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
@@ -76,6 +78,8 @@ public final class Worker implements AutoCloseable {
   private final WakeListener listener;
   private final Dispatcher dispatcher;
   private final LeaseRelease leaseRelease;
+  private final RateLimitWait rateLimits;
+  private final WorkerExtensions extensions;
   private final @Nullable ExecutorService ownedHandlers;
   private final ScheduledExecutorService scheduler;
   private final Thread completeThread;
@@ -88,8 +92,10 @@ public final class Worker implements AutoCloseable {
       ListenConnectionSource listen,
       WorkerSettings settings,
       Map<String, Actor<?>> actors,
-      @Nullable Executor executor) {
+      @Nullable Executor executor,
+      WorkerExtensions extensions) {
     this.settings = settings;
+    this.extensions = extensions;
     String id = WorkerId.random();
     this.identity =
         new WorkerIdentity(id, Host.name(), Host.pid(), settings.queues(), settings.concurrency());
@@ -128,6 +134,17 @@ public final class Worker implements AutoCloseable {
             inFlight,
             fenced,
             faults.heartbeat());
+    this.rateLimits =
+        new RateLimitWait(
+            dataSource,
+            settings.schema(),
+            id,
+            extensions.limiterByActor(),
+            extensions.maxKeyedRateLimits(),
+            extensions.keyIdleAfter(),
+            extensions.reclaimKeys(),
+            inFlight,
+            fenced);
     ExecutorService owned =
         executor == null
             ? Executors.newFixedThreadPool(
@@ -141,7 +158,9 @@ public final class Worker implements AutoCloseable {
             inFlight,
             completer::submit,
             gate::release,
-            job -> leaseRelease.release(List.of(job)));
+            job -> leaseRelease.release(List.of(job)),
+            rateLimits,
+            extensions.progress());
     this.dispatcher =
         new Dispatcher(
             gate,
@@ -180,9 +199,28 @@ public final class Worker implements AutoCloseable {
       Collection<Actor<?>> actors,
       @Nullable Executor executor)
       throws SQLException {
+    return start(dataSource, listen, settings, actors, executor, WorkerExtensions.NONE);
+  }
+
+  /**
+   * Registers a worker for {@code actors} and starts its loops, with rate limits and progress
+   * ({@code extensions}, M5).
+   *
+   * @param executor runs the handlers; null for a pool of {@code concurrency} threads the worker
+   *     owns
+   * @throws SQLException when the worker cannot register (nothing is left running then)
+   */
+  public static Worker start(
+      DataSource dataSource,
+      ListenConnectionSource listen,
+      WorkerSettings settings,
+      Collection<Actor<?>> actors,
+      @Nullable Executor executor,
+      WorkerExtensions extensions)
+      throws SQLException {
     Map<String, Actor<?>> byName = new LinkedHashMap<>();
     actors.forEach(a -> byName.put(a.name(), a));
-    Worker worker = new Worker(dataSource, listen, settings, byName, executor);
+    Worker worker = new Worker(dataSource, listen, settings, byName, executor, extensions);
     try {
       worker.registration.register(worker.identity, actors);
     } catch (SQLException | RuntimeException e) {
@@ -206,9 +244,30 @@ public final class Worker implements AutoCloseable {
 
   private void startLoops() {
     heartbeat.start(scheduler, settings.heartbeatInterval());
+    if (!rateLimits.isEmpty()) {
+      long every = extensions.evictionInterval().toMillis();
+      ScheduledFuture<?> unused =
+          scheduler.scheduleWithFixedDelay(
+              this::evictIdleKeys, every, every, TimeUnit.MILLISECONDS);
+    }
     completeThread.start();
     listenThread.start();
     dispatchThread.start();
+  }
+
+  /** S10: the worker's own keyed-eviction tick; a failure waits for the next tick. */
+  private void evictIdleKeys() {
+    try {
+      rateLimits.evictIdle();
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "worker {}: reclaiming idle rate-limit keys failed: {}", identity.id(), e.toString());
+    }
+  }
+
+  /** The keyed rate limits this worker's registry holds now (S10). */
+  public int registeredRateLimitKeys() {
+    return rateLimits.registeredKeys();
   }
 
   /** Graceful shutdown (L11); see the class comment for the order. Idempotent. */
