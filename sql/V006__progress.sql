@@ -5,11 +5,13 @@
 -- Redis configured the reports live at taskq:{schema}:progress:{job_id} instead, and come here
 -- only while Redis is unavailable. One row per job: a report replaces the previous one.
 --
--- The foreign key deletes a job's progress with the job (prune moving it to jobs_archive, S11):
--- progress is a view of a live job, not part of its archived record. detail is kept as the text
--- the handler sent (validated JSON), so a reader gets it back exactly.
+-- A job's progress is deleted with the job when prune moves it to jobs_archive (S11, the same
+-- statement): progress is a view of a live job, not part of its archived record. There is
+-- deliberately no foreign key, as for jobs.batch_id: a key check on every report would take a KEY
+-- SHARE lock on the job row that completion and the sweeps lock FOR UPDATE. detail is kept as the
+-- text the handler sent (validated JSON), so a reader gets it back exactly.
 CREATE TABLE {schema}.job_progress (
-  job_id       bigint           PRIMARY KEY REFERENCES {schema}.jobs (id) ON DELETE CASCADE,
+  job_id       bigint           PRIMARY KEY,
   fraction     double precision NOT NULL,
   message      text             NOT NULL,
   detail       text,
