@@ -2,6 +2,7 @@ package io.taskq.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -10,9 +11,12 @@ import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.core.ratelimit.Decision;
 import io.taskq.core.ratelimit.RateLimitRegistry;
 import io.taskq.core.ratelimit.SlidingWindowLog;
+import io.taskq.core.ratelimit.UnavailablePolicy;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.internal.sweep.IdleKeyedRowSweep;
 import io.taskq.postgres.testing.Db;
+import io.taskq.redis.RedisConnector;
+import io.taskq.redis.RedisRateLimiter;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
@@ -296,6 +300,39 @@ class PostgresSlidingWindowTest {
                   throw new AssertionError("nothing pending: the drain must not be called");
                 }))
         .isZero();
+  }
+
+  @Test
+  @Tag("D14")
+  @Tag("M5")
+  void asTheFallbackOfAnUnreachableRedis_theLimitStillHolds(TestServices services) {
+    SlidingWindowLog three = SlidingWindowLog.of(3, Duration.ofHours(1));
+    try (RedisConnector closedPort =
+        RedisConnector.create("redis://127.0.0.1:1", Duration.ofMillis(300), schema)) {
+      RedisRateLimiter limiter =
+          RedisRateLimiter.create(
+              closedPort,
+              three,
+              UnavailablePolicy.fallbackTo(
+                  PostgresSlidingWindow.create(services.dataSource(), schema, three)));
+
+      List<Decision> decisions =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(15),
+              () -> {
+                List<Decision> out = new ArrayList<>();
+                for (int i = 0; i < 6; i++) {
+                  out.add(limiter.tryAcquire("behind-redis"));
+                }
+                return out;
+              });
+
+      assertThat(decisions).allMatch(Decision::degraded);
+      assertThat(decisions)
+          .extracting(Decision::allowed)
+          .containsExactly(true, true, true, false, false, false);
+      assertThat(closedPort.available()).isFalse();
+    }
   }
 
   private List<Object> rowNames() {
