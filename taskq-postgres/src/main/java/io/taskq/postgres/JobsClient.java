@@ -2,6 +2,8 @@ package io.taskq.postgres;
 
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
+import io.taskq.core.spi.JobListener;
+import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.client.JobInserter;
 import io.taskq.postgres.internal.client.JobStatements;
 import io.taskq.postgres.internal.client.Transactions;
@@ -50,6 +52,7 @@ public final class JobsClient {
   private final SchemaName schema;
   private final JobInserter inserter;
   private final JobStatements statements;
+  private final JobListener listener;
 
   private JobsClient(Builder b) {
     this.dataSource = b.dataSource;
@@ -57,6 +60,7 @@ public final class JobsClient {
     int timeoutSeconds = (int) Math.max(1, (b.statementTimeout.toMillis() + 999) / 1000);
     this.inserter = new JobInserter(schema, b.maxPayloadBytes, timeoutSeconds);
     this.statements = new JobStatements(schema, timeoutSeconds);
+    this.listener = GuardedJobListener.of(b.listener);
   }
 
   /** A client with default settings. The schema must be migrated already. */
@@ -70,14 +74,18 @@ public final class JobsClient {
    * socket timeout ({@code TASKQ_SOCKET_TIMEOUT}, D10). The schema must be migrated already.
    */
   public static JobsClient create(DataSource dataSource, TaskQConfig config) {
+    return configured(dataSource, config).build();
+  }
+
+  /** A builder preset from {@code config}, as {@link #create(DataSource, TaskQConfig)} uses. */
+  static Builder configured(DataSource dataSource, TaskQConfig config) {
     Duration timeout =
         config.socketTimeout().compareTo(DEFAULT_STATEMENT_TIMEOUT) < 0
             ? config.socketTimeout()
             : DEFAULT_STATEMENT_TIMEOUT;
     return builder(dataSource, config.schemaName())
         .maxPayloadBytes(config.maxPayloadBytes())
-        .statementTimeout(timeout)
-        .build();
+        .statementTimeout(timeout);
   }
 
   /** A builder for a client of {@code schema} on {@code dataSource}. */
@@ -111,11 +119,14 @@ public final class JobsClient {
     if (requests.isEmpty()) {
       return List.of();
     }
+    List<Long> ids;
     try (Connection c = dataSource.getConnection()) {
-      return Transactions.owned(c, atomic, conn -> inserter.insert(conn, requests));
+      ids = Transactions.owned(c, atomic, conn -> inserter.insert(conn, requests));
     } catch (SQLException e) {
       throw failure("enqueue", requests.size(), e);
     }
+    enqueued(requests);
+    return ids;
   }
 
   /**
@@ -134,11 +145,23 @@ public final class JobsClient {
     if (requests.isEmpty()) {
       return List.of();
     }
+    List<Long> ids;
     try {
-      return Transactions.borrowed(connection, atomic, conn -> inserter.insert(conn, requests));
+      ids = Transactions.borrowed(connection, atomic, conn -> inserter.insert(conn, requests));
     } catch (SQLException e) {
       throw failure("enqueue", requests.size(), e);
     }
+    enqueued(requests);
+    return ids;
+  }
+
+  /**
+   * Counts an enqueue for the listener ({@code taskq.jobs.enqueued}), once its statements
+   * succeeded: after the commit on the client's own connection; at statement time on the caller's,
+   * because the client cannot see the caller's commit (docs/observability.md).
+   */
+  private void enqueued(List<JobRequest> requests) {
+    GuardedJobListener.enqueued(listener, requests, JobRequest::actor, JobRequest::queue);
   }
 
   /** The job with {@code id} in this schema (also once archived), or empty. */
@@ -174,6 +197,7 @@ public final class JobsClient {
     private final SchemaName schema;
     private long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
     private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
+    private JobListener listener = JobListener.NONE;
 
     private Builder(DataSource dataSource, SchemaName schema) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -205,6 +229,17 @@ public final class JobsClient {
             "statementTimeout must be in [PT1S, PT1H], was " + timeout);
       }
       this.statementTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Receives {@code jobsEnqueued} for every successful enqueue, per actor and queue (a metrics
+     * binding, say). Its exceptions are logged and dropped, never failing the enqueue.
+     *
+     * <p>Default: none.
+     */
+    public Builder listener(JobListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

@@ -1,6 +1,7 @@
 package io.taskq.postgres.internal.execution;
 
 import io.taskq.core.Actor;
+import io.taskq.core.spi.JobListener;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
 import io.taskq.postgres.internal.dispatch.JobLauncher;
 import java.util.Map;
@@ -30,10 +31,12 @@ public final class HandlerLauncher implements JobLauncher {
   private final Consumer<RunningJob> giveBack;
   private final @Nullable RateLimitWait rateLimits;
   private final ProgressSink progress;
+  private final JobListener listener;
 
   /**
    * @param freeSlot frees one handler slot (the claim reserved one per job)
    * @param giveBack releases the lease of a job that could not start
+   * @param listener hears each run's start and end; must not throw (guard it)
    */
   public HandlerLauncher(
       Map<String, Actor<?>> actors,
@@ -41,8 +44,18 @@ public final class HandlerLauncher implements JobLauncher {
       InFlight inFlight,
       Consumer<Completion> completions,
       Runnable freeSlot,
-      Consumer<RunningJob> giveBack) {
-    this(actors, executor, inFlight, completions, freeSlot, giveBack, null, ProgressSink.NONE);
+      Consumer<RunningJob> giveBack,
+      JobListener listener) {
+    this(
+        actors,
+        executor,
+        inFlight,
+        completions,
+        freeSlot,
+        giveBack,
+        listener,
+        null,
+        ProgressSink.NONE);
   }
 
   /**
@@ -57,6 +70,7 @@ public final class HandlerLauncher implements JobLauncher {
       Consumer<Completion> completions,
       Runnable freeSlot,
       Consumer<RunningJob> giveBack,
+      JobListener listener,
       @Nullable RateLimitWait rateLimits,
       ProgressSink progress) {
     this.rateLimits = rateLimits == null || rateLimits.isEmpty() ? null : rateLimits;
@@ -67,6 +81,7 @@ public final class HandlerLauncher implements JobLauncher {
     this.completions = completions;
     this.freeSlot = freeSlot;
     this.giveBack = giveBack;
+    this.listener = listener;
   }
 
   @Override
@@ -93,7 +108,7 @@ public final class HandlerLauncher implements JobLauncher {
   }
 
   private <T> JobRun<T> run(RunningJob job, Actor<T> actor) {
-    return new JobRun<>(job, actor, completions, freeSlot, rateLimits);
+    return new JobRun<>(job, actor, completions, freeSlot, rateLimits, listener);
   }
 
   private void finishWithoutRunning(RunningJob job, String why) {

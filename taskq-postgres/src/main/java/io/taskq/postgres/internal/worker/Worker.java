@@ -2,7 +2,9 @@ package io.taskq.postgres.internal.worker;
 
 import io.taskq.core.Actor;
 import io.taskq.core.internal.NotifyChannels;
+import io.taskq.core.spi.JobListener;
 import io.taskq.postgres.internal.FencedWrites;
+import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.WorkerIdentity;
 import io.taskq.postgres.internal.completion.Completer;
@@ -93,6 +95,7 @@ public final class Worker implements AutoCloseable {
       WorkerSettings settings,
       Map<String, Actor<?>> actors,
       @Nullable Executor executor,
+      JobListener jobListener,
       WorkerExtensions extensions) {
     this.settings = settings;
     this.extensions = extensions;
@@ -159,6 +162,7 @@ public final class Worker implements AutoCloseable {
             completer::submit,
             gate::release,
             job -> leaseRelease.release(List.of(job)),
+            GuardedJobListener.of(jobListener),
             rateLimits,
             extensions.progress());
     this.dispatcher =
@@ -199,12 +203,13 @@ public final class Worker implements AutoCloseable {
       Collection<Actor<?>> actors,
       @Nullable Executor executor)
       throws SQLException {
-    return start(dataSource, listen, settings, actors, executor, WorkerExtensions.NONE);
+    return start(
+        dataSource, listen, settings, actors, executor, JobListener.NONE, WorkerExtensions.NONE);
   }
 
   /**
-   * Registers a worker for {@code actors} and starts its loops, with rate limits and progress
-   * ({@code extensions}, M5).
+   * Registers a worker for {@code actors} and starts its loops; {@code jobListener} hears each
+   * job's start and end (guarded: its exceptions are logged and dropped).
    *
    * @param executor runs the handlers; null for a pool of {@code concurrency} threads the worker
    *     owns
@@ -216,11 +221,33 @@ public final class Worker implements AutoCloseable {
       WorkerSettings settings,
       Collection<Actor<?>> actors,
       @Nullable Executor executor,
+      JobListener jobListener)
+      throws SQLException {
+    return start(
+        dataSource, listen, settings, actors, executor, jobListener, WorkerExtensions.NONE);
+  }
+
+  /**
+   * Registers a worker for {@code actors} and starts its loops, with a job listener and with rate
+   * limits and progress ({@code extensions}, M5).
+   *
+   * @param executor runs the handlers; null for a pool of {@code concurrency} threads the worker
+   *     owns
+   * @throws SQLException when the worker cannot register (nothing is left running then)
+   */
+  public static Worker start(
+      DataSource dataSource,
+      ListenConnectionSource listen,
+      WorkerSettings settings,
+      Collection<Actor<?>> actors,
+      @Nullable Executor executor,
+      JobListener jobListener,
       WorkerExtensions extensions)
       throws SQLException {
     Map<String, Actor<?>> byName = new LinkedHashMap<>();
     actors.forEach(a -> byName.put(a.name(), a));
-    Worker worker = new Worker(dataSource, listen, settings, byName, executor, extensions);
+    Worker worker =
+        new Worker(dataSource, listen, settings, byName, executor, jobListener, extensions);
     try {
       worker.registration.register(worker.identity, actors);
     } catch (SQLException | RuntimeException e) {
