@@ -178,6 +178,18 @@ class RateLimitedActorTest {
   }
 
   @Test
+  void aWaitingJob_isClaimedWhenDue_notAtTheNextPoll() throws Exception {
+    Actor<String> actor = recording("due", SlidingWindowLog.of(1, Duration.ofMillis(300)));
+    // A poll interval far longer than the whole test: only the due-time wake-ups can claim.
+    worker(builder(quick().pollInterval(Duration.ofSeconds(30))), actor);
+
+    enqueue("due", 3);
+
+    awaitSucceeded(3, Duration.ofSeconds(10));
+    assertNoAttemptBurned(3);
+  }
+
+  @Test
   @Tag("S10")
   @Tag("S9")
   void keyedLimits_eachKeyItsOwnBudget_throughABoundedRegistry() throws Exception {

@@ -17,6 +17,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -52,12 +53,15 @@ public final class RateLimitWait {
   private final Consumer<List<String>> reclaim;
   private final InFlight inFlight;
   private final FencedWrites fenced;
+  private final LongConsumer dueIn;
 
   /**
    * @param limiterByActor the limiter of every rate-limited actor, by actor name
    * @param maxKeyed {@code max_keyed_rate_limits}: the most keys the registry holds
    * @param idleAfter how long a key stays registered unused
    * @param reclaim the drain of evicted keys (deletes their PostgreSQL rows where idle)
+   * @param dueIn told, in milliseconds, when a job handed back to wait falls due, so the dispatcher
+   *     claims it on time even with a long poll interval
    */
   public RateLimitWait(
       DataSource dataSource,
@@ -68,7 +72,8 @@ public final class RateLimitWait {
       Duration idleAfter,
       Consumer<List<String>> reclaim,
       InFlight inFlight,
-      FencedWrites fenced) {
+      FencedWrites fenced,
+      LongConsumer dueIn) {
     this.dataSource = dataSource;
     this.deferSql = NamedStatements.load("io/taskq/postgres/sql/defer.sql", schema).get("defer");
     this.workerId = workerId;
@@ -77,6 +82,7 @@ public final class RateLimitWait {
     this.reclaim = reclaim;
     this.inFlight = inFlight;
     this.fenced = fenced;
+    this.dueIn = dueIn;
   }
 
   /** Whether any actor is rate-limited. */
@@ -129,8 +135,11 @@ public final class RateLimitWait {
       return;
     }
     try {
-      if (!write(job, wait)) {
+      String status = write(job, wait);
+      if (status == null) {
         fenced.report("deferring the rate-limited job", job.jobId(), job.leaseToken());
+      } else if (status.equals("pending")) {
+        dueIn.accept(wait.toMillis());
       }
     } catch (SQLException e) {
       LOG.warn(
@@ -144,7 +153,8 @@ public final class RateLimitWait {
     }
   }
 
-  private boolean write(RunningJob job, Duration wait) throws SQLException {
+  /** The job's new status, or null when the fence turned the write away. */
+  private @Nullable String write(RunningJob job, Duration wait) throws SQLException {
     long waitMicros = Math.max(0, wait.toNanos() / 1000);
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement(deferSql)) {
@@ -153,7 +163,7 @@ public final class RateLimitWait {
       s.setLong(3, job.jobId());
       s.setLong(4, job.leaseToken());
       try (ResultSet rs = s.executeQuery()) {
-        return rs.next();
+        return rs.next() ? rs.getString("status") : null;
       }
     }
   }

@@ -147,7 +147,8 @@ public final class Worker implements AutoCloseable {
             extensions.keyIdleAfter(),
             extensions.reclaimKeys(),
             inFlight,
-            fenced);
+            fenced,
+            gate::wakeIn);
     ExecutorService owned =
         executor == null
             ? Executors.newFixedThreadPool(
