@@ -23,6 +23,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -175,6 +178,59 @@ class RateLimitedActorTest {
     assertThat(count("job_events WHERE kind = 'rate_limited' AND disposition = 'pending'"))
         .as("the waits are recorded")
         .isPositive();
+  }
+
+  @Test
+  @Tag("L8")
+  void aJobCancelledWhileItsLimiterDecides_endsCancelled_insteadOfWaiting() throws Exception {
+    CountDownLatch asked = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    RateLimiter slowRefusal =
+        (name, permits) -> {
+          asked.countDown();
+          try {
+            if (!answer.await(20, TimeUnit.SECONDS)) {
+              throw new IllegalStateException("the test never answered");
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return Decision.denied(Duration.ofMinutes(5), 0);
+        };
+    Actor<String> actor = recording("cancelled", SlidingWindowLog.of(1, Duration.ofHours(1)));
+    TaskQ taskq = worker(builder(quick()).rateLimiters(declared -> slowRefusal), actor);
+    long id = enqueue("cancelled", 1).get(0);
+
+    assertThat(asked.await(20, TimeUnit.SECONDS)).isTrue();
+    taskq.jobs().cancel(id);
+    answer.countDown();
+
+    await().atMost(Duration.ofSeconds(15)).until(() -> db.status(id).equals("cancelled"));
+    assertThat(starts).isEmpty();
+    assertThat(count("job_attempts WHERE outcome = 'cancelled'")).isEqualTo(1);
+    assertThat(count("job_events WHERE kind = 'cancelled'")).isEqualTo(1);
+    assertThat(count("job_events WHERE kind = 'rate_limited'")).isZero();
+  }
+
+  @Test
+  void aLimiterThatFails_makesTheJobWait_neverSkipsTheLimit() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    RateLimiter failingOnce =
+        (name, permits) -> {
+          if (calls.incrementAndGet() == 1) {
+            throw new IllegalStateException("store and fallback both down");
+          }
+          return Decision.allowed(0);
+        };
+    Actor<String> actor = recording("failing", SlidingWindowLog.of(1, Duration.ofHours(1)));
+    worker(builder(quick()).rateLimiters(declared -> failingOnce), actor);
+
+    enqueue("failing", 1);
+
+    awaitSucceeded(1, Duration.ofSeconds(15));
+    assertThat(calls).hasValue(2);
+    assertThat(count("job_events WHERE kind = 'rate_limited'")).isEqualTo(1);
+    assertNoAttemptBurned(1);
   }
 
   @Test
