@@ -5,6 +5,8 @@ import io.taskq.core.Actor;
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
 import io.taskq.core.internal.RedisKeys;
+import io.taskq.core.progress.ProgressStore;
+import io.taskq.core.ratelimit.RateLimiter;
 import io.taskq.core.spi.JobListener;
 import io.taskq.core.spi.MaintenanceHealth;
 import io.taskq.core.spi.MaintenanceListener;
@@ -37,6 +39,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -99,9 +102,12 @@ public final class TaskQ implements AutoCloseable {
   private final boolean maintain;
   private final MaintenanceListener maintenanceListener;
   private final Map<String, Integer> queueCaps;
+  private final @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
+  private final @Nullable ProgressStore givenProgress;
   private final JobListener jobListener;
   private final NamedStatements observeSql;
   private final Map<String, Actor<?>> actors = new LinkedHashMap<>();
+  private @Nullable PostgresProgressStore ownedProgress;
   private State state = State.NEW;
   private @Nullable HikariDataSource ownedPool;
   private @Nullable JobsClient jobs;
@@ -121,6 +127,8 @@ public final class TaskQ implements AutoCloseable {
     this.maintain = builder.maintenance;
     this.maintenanceListener = builder.listener;
     this.queueCaps = Map.copyOf(builder.queueCaps);
+    this.rateLimiters = builder.rateLimiters;
+    this.givenProgress = builder.progress;
     this.jobListener = GuardedJobListener.of(builder.jobListener);
     this.observeSql = NamedStatements.load("io/taskq/postgres/sql/observe.sql", schema());
   }
@@ -181,6 +189,8 @@ public final class TaskQ implements AutoCloseable {
             actors.values(),
             executor,
             jobListener,
+            ActorRateLimits.extensions(
+                dataSource, config, actors.values(), rateLimiters, progress()),
             new CapsSettings(
                 ConcurrencyCaps.of(queueCaps, actors.values()),
                 config.maxKeyedReservations(),
@@ -246,6 +256,27 @@ public final class TaskQ implements AutoCloseable {
       jobs = client;
     }
     return client;
+  }
+
+  /**
+   * Where job progress is kept and read (M5): the store given to {@link Builder#progress}, else the
+   * PostgreSQL store of this schema ({@link PostgresProgressStore}, subscriptions by polling).
+   * Handlers report through {@link io.taskq.core.JobContext#reportProgress}; clients read a job's
+   * latest progress and subscribe here.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized ProgressStore progress() {
+    ProgressStore given = givenProgress;
+    if (given != null) {
+      return given;
+    }
+    PostgresProgressStore owned = ownedProgress;
+    if (owned == null) {
+      owned = PostgresProgressStore.create(dataSource(), config.schemaName());
+      ownedProgress = owned;
+    }
+    return owned;
   }
 
   /**
@@ -352,6 +383,11 @@ public final class TaskQ implements AutoCloseable {
    */
   @Override
   public synchronized void close() {
+    PostgresProgressStore progressStore = ownedProgress;
+    ownedProgress = null;
+    if (progressStore != null) {
+      progressStore.close();
+    }
     Maintenance maintaining = maintenance;
     Worker running = worker;
     HikariDataSource pool = ownedPool;
@@ -493,6 +529,8 @@ public final class TaskQ implements AutoCloseable {
     private boolean maintenance = true;
     private MaintenanceListener listener = MaintenanceListener.NONE;
     private final Map<String, Integer> queueCaps = new TreeMap<>();
+    private @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
+    private @Nullable ProgressStore progress;
     private JobListener jobListener = JobListener.NONE;
 
     private Builder() {}
@@ -509,6 +547,29 @@ public final class TaskQ implements AutoCloseable {
       Actor.checkName("queue", queue);
       RedisKeys.requireStoreBound(queue);
       queueCaps.put(queue, Actor.checkCap("concurrency cap of queue '" + queue + "'", cap));
+      return this;
+    }
+
+    /**
+     * Makes the limiter each rate-limited actor's jobs wait for (M5), from the actor's declared
+     * limit: a {@code RedisRateLimiter} of {@code taskq-redis}, say, whose unavailability policy
+     * falls back to {@link PostgresSlidingWindow}, fails open or fails closed (D14). Called once
+     * per rate-limited actor at {@link TaskQ#start()}. Default: every limit kept in PostgreSQL as a
+     * sliding window (a token bucket or GCRA as the window that never admits more; {@code
+     * docs/rate-limits.md}).
+     */
+    public Builder rateLimiters(Function<Actor.ActorRateLimit, RateLimiter> factory) {
+      this.rateLimiters = Objects.requireNonNull(factory, "rateLimiters");
+      return this;
+    }
+
+    /**
+     * Where handlers' progress goes and clients read it (M5): a {@code RedisProgressStore} of
+     * {@code taskq-redis}, say, with a {@link PostgresProgressStore} as its fallback. TaskQ does
+     * not close it. Default: the PostgreSQL store of the schema, owned and closed by TaskQ.
+     */
+    public Builder progress(ProgressStore store) {
+      this.progress = Objects.requireNonNull(store, "progress");
       return this;
     }
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +29,8 @@ public final class HandlerLauncher implements JobLauncher {
   private final Consumer<Completion> completions;
   private final Runnable freeSlot;
   private final Consumer<RunningJob> giveBack;
+  private final @Nullable RateLimitWait rateLimits;
+  private final ProgressSink progress;
   private final JobListener listener;
 
   /**
@@ -43,6 +46,35 @@ public final class HandlerLauncher implements JobLauncher {
       Runnable freeSlot,
       Consumer<RunningJob> giveBack,
       JobListener listener) {
+    this(
+        actors,
+        executor,
+        inFlight,
+        completions,
+        freeSlot,
+        giveBack,
+        listener,
+        null,
+        ProgressSink.NONE);
+  }
+
+  /**
+   * @param rateLimits asked before each rate-limited actor's job runs (M5); null when no actor is
+   *     rate-limited
+   * @param progress where handlers' progress reports go (M5)
+   */
+  public HandlerLauncher(
+      Map<String, Actor<?>> actors,
+      Executor executor,
+      InFlight inFlight,
+      Consumer<Completion> completions,
+      Runnable freeSlot,
+      Consumer<RunningJob> giveBack,
+      JobListener listener,
+      @Nullable RateLimitWait rateLimits,
+      ProgressSink progress) {
+    this.rateLimits = rateLimits == null || rateLimits.isEmpty() ? null : rateLimits;
+    this.progress = progress;
     this.actors = Map.copyOf(actors);
     this.executor = executor;
     this.inFlight = inFlight;
@@ -54,7 +86,7 @@ public final class HandlerLauncher implements JobLauncher {
 
   @Override
   public boolean launch(ClaimedJob claim) {
-    RunningJob job = new RunningJob(claim);
+    RunningJob job = new RunningJob(claim, progress);
     inFlight.add(job);
     Actor<?> actor = actors.get(claim.actor());
     if (actor == null) {
@@ -76,7 +108,7 @@ public final class HandlerLauncher implements JobLauncher {
   }
 
   private <T> JobRun<T> run(RunningJob job, Actor<T> actor) {
-    return new JobRun<>(job, actor, completions, freeSlot, listener);
+    return new JobRun<>(job, actor, completions, freeSlot, rateLimits, listener);
   }
 
   private void finishWithoutRunning(RunningJob job, String why) {

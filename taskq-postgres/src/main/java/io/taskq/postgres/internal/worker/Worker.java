@@ -19,6 +19,7 @@ import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
 import io.taskq.postgres.internal.dispatch.WakeListener;
 import io.taskq.postgres.internal.execution.HandlerLauncher;
 import io.taskq.postgres.internal.execution.InFlight;
+import io.taskq.postgres.internal.execution.RateLimitWait;
 import io.taskq.postgres.internal.execution.RunningJob;
 import io.taskq.postgres.internal.lease.Heartbeat;
 import io.taskq.postgres.internal.lease.LeaseRelease;
@@ -36,6 +37,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
@@ -90,6 +92,8 @@ public final class Worker implements AutoCloseable {
   private final ReservationRegistry reservations;
   private final @Nullable KeyedReservationDrain keyedDrain;
   private final CapsSettings caps;
+  private final RateLimitWait rateLimits;
+  private final WorkerExtensions extensions;
   private final @Nullable ExecutorService ownedHandlers;
   private final ScheduledExecutorService scheduler;
   private final ScheduledExecutorService drainScheduler;
@@ -105,8 +109,10 @@ public final class Worker implements AutoCloseable {
       Map<String, Actor<?>> actors,
       @Nullable Executor executor,
       JobListener jobListener,
+      WorkerExtensions extensions,
       CapsSettings caps) {
     this.settings = settings;
+    this.extensions = extensions;
     this.caps = caps;
     String id = WorkerId.random();
     this.identity =
@@ -146,6 +152,18 @@ public final class Worker implements AutoCloseable {
             inFlight,
             fenced,
             faults.heartbeat());
+    this.rateLimits =
+        new RateLimitWait(
+            dataSource,
+            settings.schema(),
+            id,
+            extensions.limiterByActor(),
+            extensions.maxKeyedRateLimits(),
+            extensions.keyIdleAfter(),
+            extensions.reclaimKeys(),
+            inFlight,
+            fenced,
+            gate::wakeIn);
     ExecutorService owned =
         executor == null
             ? Executors.newFixedThreadPool(
@@ -160,7 +178,9 @@ public final class Worker implements AutoCloseable {
             completer::submit,
             freeSlot(caps),
             job -> leaseRelease.release(List.of(job)),
-            GuardedJobListener.of(jobListener));
+            GuardedJobListener.of(jobListener),
+            rateLimits,
+            extensions.progress());
     this.reservations =
         new ReservationRegistry(
             caps.maxKeyedReservations(), caps.evictionInterval(), InstantSource.system());
@@ -233,7 +253,8 @@ public final class Worker implements AutoCloseable {
       Collection<Actor<?>> actors,
       @Nullable Executor executor)
       throws SQLException {
-    return start(dataSource, listen, settings, actors, executor, JobListener.NONE);
+    return start(
+        dataSource, listen, settings, actors, executor, JobListener.NONE, WorkerExtensions.NONE);
   }
 
   /**
@@ -252,7 +273,36 @@ public final class Worker implements AutoCloseable {
       @Nullable Executor executor,
       JobListener jobListener)
       throws SQLException {
-    return start(dataSource, listen, settings, actors, executor, jobListener, CapsSettings.none());
+    return start(
+        dataSource, listen, settings, actors, executor, jobListener, WorkerExtensions.NONE);
+  }
+
+  /**
+   * Registers a worker for {@code actors} and starts its loops, with a job listener and with rate
+   * limits and progress ({@code extensions}, M5).
+   *
+   * @param executor runs the handlers; null for a pool of {@code concurrency} threads the worker
+   *     owns
+   * @throws SQLException when the worker cannot register (nothing is left running then)
+   */
+  public static Worker start(
+      DataSource dataSource,
+      ListenConnectionSource listen,
+      WorkerSettings settings,
+      Collection<Actor<?>> actors,
+      @Nullable Executor executor,
+      JobListener jobListener,
+      WorkerExtensions extensions)
+      throws SQLException {
+    return start(
+        dataSource,
+        listen,
+        settings,
+        actors,
+        executor,
+        jobListener,
+        extensions,
+        CapsSettings.none());
   }
 
   /**
@@ -269,11 +319,13 @@ public final class Worker implements AutoCloseable {
       Collection<Actor<?>> actors,
       @Nullable Executor executor,
       JobListener jobListener,
+      WorkerExtensions extensions,
       CapsSettings caps)
       throws SQLException {
     Map<String, Actor<?>> byName = new LinkedHashMap<>();
     actors.forEach(a -> byName.put(a.name(), a));
-    Worker worker = new Worker(dataSource, listen, settings, byName, executor, jobListener, caps);
+    Worker worker =
+        new Worker(dataSource, listen, settings, byName, executor, jobListener, extensions, caps);
     try {
       worker.registration.register(worker.identity, actors);
     } catch (SQLException | RuntimeException e) {
@@ -303,9 +355,30 @@ public final class Worker implements AutoCloseable {
       Future<?> unused =
           drainScheduler.scheduleWithFixedDelay(drain, every, every, TimeUnit.MILLISECONDS);
     }
+    if (!rateLimits.isEmpty()) {
+      long every = extensions.evictionInterval().toMillis();
+      ScheduledFuture<?> unused =
+          scheduler.scheduleWithFixedDelay(
+              this::evictIdleKeys, every, every, TimeUnit.MILLISECONDS);
+    }
     completeThread.start();
     listenThread.start();
     dispatchThread.start();
+  }
+
+  /** S10: the worker's own keyed-eviction tick; a failure waits for the next tick. */
+  private void evictIdleKeys() {
+    try {
+      rateLimits.evictIdle();
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "worker {}: reclaiming idle rate-limit keys failed: {}", identity.id(), e.toString());
+    }
+  }
+
+  /** The keyed rate limits this worker's registry holds now (S10). */
+  public int registeredRateLimitKeys() {
+    return rateLimits.registeredKeys();
   }
 
   /** Graceful shutdown (L11); see the class comment for the order. Idempotent. */
