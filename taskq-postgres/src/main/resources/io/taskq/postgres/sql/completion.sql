@@ -11,6 +11,8 @@
 -- computed by retry_delay (capped by max_retry_backoff), exactly like the reclaim sweep (S1).
 -- L5: a success stores its result until now + result TTL; a TTL of 0 stores none.
 -- B4: written timestamps use clock_timestamp(); the events carry a microsecond ladder.
+-- L4: the rows are locked in job id order (ORDER BY under FOR UPDATE: the sort comes before the
+-- locks), the one order heartbeat and release lock in too, so none of them can deadlock another.
 -- Binds: result TTL ms, max retry backoff ms, worker id, then the batch as parallel arrays:
 -- ids bigint[], tokens bigint[], succeeded boolean[], results text[], error classes text[],
 -- messages text[], stacks text[].
@@ -38,6 +40,8 @@ decided AS MATERIALIZED (
     FROM input i
    CROSS JOIN params p
     JOIN {schema}.jobs j ON j.id = i.id AND j.lease_token = i.token AND j.status = 'running'
+   WHERE j.id = ANY (ARRAY(SELECT id FROM input))
+   ORDER BY j.id
      FOR UPDATE OF j
 ),
 done AS (

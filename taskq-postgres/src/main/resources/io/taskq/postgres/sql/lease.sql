@@ -18,14 +18,27 @@ WITH me AS (
 ),
 held AS (
   SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS t(id, token)
+),
+-- L4: the rows are locked in job id order before any is written. Every statement that changes
+-- many jobs rows at once (this one, release, complete) locks them in that one order, so two of
+-- them over overlapping ids wait for each other instead of deadlocking (40P01). The S1 sweep
+-- locks with SKIP LOCKED, which never waits.
+locked AS MATERIALIZED (
+  SELECT j.id
+    FROM {schema}.jobs j
+    JOIN held ON held.id = j.id AND held.token = j.lease_token
+   WHERE j.id = ANY (ARRAY(SELECT id FROM held))
+     AND j.status = 'running'
+     AND j.locked_by = (SELECT id FROM me)
+   ORDER BY j.id
+     FOR UPDATE OF j
 )
 UPDATE {schema}.jobs j
    SET lock_expires_at = clock_timestamp() + ? * interval '1 millisecond'
-  FROM held
- WHERE j.status = 'running'
+  FROM locked
+ WHERE j.id = locked.id
+   AND j.status = 'running'
    AND j.locked_by = ?
-   AND j.id = held.id
-   AND j.lease_token = held.token
 RETURNING j.id, j.lease_token, j.cancel_requested_at IS NOT NULL AS cancel_requested;
 
 -- name: release
@@ -42,6 +55,16 @@ WITH params AS (
 held AS (
   SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS t(id, token)
 ),
+-- L4: locked in job id order first, like heartbeat and complete (no deadlock between them).
+locked AS MATERIALIZED (
+  SELECT j.id
+    FROM {schema}.jobs j
+    JOIN held ON held.id = j.id AND held.token = j.lease_token
+   WHERE j.id = ANY (ARRAY(SELECT id FROM held))
+     AND j.status = 'running'
+   ORDER BY j.id
+     FOR UPDATE OF j
+),
 released AS (
   UPDATE {schema}.jobs j
      SET status          = CASE WHEN j.cancel_requested_at IS NULL THEN 'pending' ELSE 'cancelled' END,
@@ -50,9 +73,8 @@ released AS (
          finished_at     = CASE WHEN j.cancel_requested_at IS NULL THEN NULL ELSE clock_timestamp() END,
          locked_by       = NULL,
          lock_expires_at = NULL
-    FROM held
-   WHERE j.id = held.id
-     AND j.lease_token = held.token
+    FROM locked
+   WHERE j.id = locked.id
      AND j.status = 'running'
   RETURNING j.id, j.lease_token, j.status, j.actor, j.queue, j.started_at,
             CASE WHEN j.status = 'pending' THEN j.attempt + 1 ELSE j.attempt END AS attempt
