@@ -3,10 +3,14 @@ package io.taskq.postgres.internal.execution;
 import io.taskq.core.Actor;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
 import io.taskq.postgres.internal.dispatch.JobLauncher;
+import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +18,16 @@ import org.slf4j.LoggerFactory;
  * Starts each claimed job's handler on the handler executor, after recording the attempt as in
  * flight (so the heartbeat renews its lease from the first tick).
  *
- * <p>When the executor refuses the task (the application shut it down, or its queue is full) the
+ * <p>At most {@code concurrency} handlers run at once, whatever the executor: the worker may hold
+ * one claim batch more than it has handler slots (so the next claim's round trip overlaps the
+ * running handlers instead of following them), and those jobs wait here, in claim order. A task on
+ * the executor is a <em>runner</em>: it runs its job, then takes the next waiting one, and ends
+ * when none is left; so at most {@code concurrency} of the executor's tasks are TaskQ's, and a busy
+ * worker hands jobs from one to the next without a thread hand-off per job. At shutdown {@link
+ * #takeWaiting()} hands the jobs that never started back to the worker, which releases their leases
+ * at once.
+ *
+ * <p>When the executor refuses a runner (the application shut it down, or its queue is full) the
  * job is taken back at once: its lease is released without using up an attempt, so another worker
  * runs it, and its slot is freed.
  */
@@ -23,29 +36,45 @@ public final class HandlerLauncher implements JobLauncher {
 
   private final Map<String, Actor<?>> actors;
   private final Executor executor;
+  private final int concurrency;
   private final InFlight inFlight;
   private final Consumer<Completion> completions;
   private final Runnable freeSlot;
+  private final LongConsumer handlerRan;
   private final Consumer<RunningJob> giveBack;
+  private final ArrayDeque<Launch> waiting = new ArrayDeque<>();
+  private int runners;
 
   /**
-   * @param freeSlot frees one handler slot (the claim reserved one per job)
+   * @param concurrency most handlers running at once (the worker's handler slots)
+   * @param freeSlot frees one slot (the claim reserved one per job)
+   * @param handlerRan told how long each job kept its handler busy, in nanoseconds
    * @param giveBack releases the lease of a job that could not start
    */
   public HandlerLauncher(
       Map<String, Actor<?>> actors,
       Executor executor,
+      int concurrency,
       InFlight inFlight,
       Consumer<Completion> completions,
       Runnable freeSlot,
+      LongConsumer handlerRan,
       Consumer<RunningJob> giveBack) {
+    if (concurrency < 1) {
+      throw new IllegalArgumentException("concurrency must be at least 1, was " + concurrency);
+    }
     this.actors = Map.copyOf(actors);
     this.executor = executor;
+    this.concurrency = concurrency;
     this.inFlight = inFlight;
     this.completions = completions;
     this.freeSlot = freeSlot;
+    this.handlerRan = handlerRan;
     this.giveBack = giveBack;
   }
+
+  /** A job with the actor whose handler runs it. */
+  private record Launch(RunningJob job, Actor<?> actor) {}
 
   @Override
   public boolean launch(ClaimedJob claim) {
@@ -57,16 +86,71 @@ public final class HandlerLauncher implements JobLauncher {
       finishWithoutRunning(job, "no handler is registered for actor '" + claim.actor() + "'");
       return true;
     }
+    Launch launch = new Launch(job, actor);
+    synchronized (waiting) {
+      if (runners >= concurrency) {
+        waiting.addLast(launch);
+        return true;
+      }
+      runners++;
+    }
     try {
-      executor.execute(run(job, actor));
+      executor.execute(() -> runFrom(launch));
       return true;
     } catch (RejectedExecutionException e) {
+      synchronized (waiting) {
+        runners--;
+      }
       LOG.debug("handler executor refused {}; releasing its lease: {}", job, e.toString());
       if (job.release()) {
         giveBack.accept(job);
       }
       freeSlot.run();
       return false;
+    }
+  }
+
+  /** A runner: runs {@code first}, then each waiting job, until none is left. */
+  private void runFrom(Launch first) {
+    Launch next = first;
+    try {
+      while (next != null) {
+        long started = System.nanoTime();
+        run(next.job(), next.actor()).run();
+        handlerRan.accept(System.nanoTime() - started);
+        next = nextOrRetire();
+      }
+    } catch (RuntimeException | Error e) {
+      retire();
+      throw e;
+    }
+  }
+
+  private @Nullable Launch nextOrRetire() {
+    synchronized (waiting) {
+      Launch next = waiting.pollFirst();
+      if (next == null) {
+        runners--;
+      }
+      return next;
+    }
+  }
+
+  private void retire() {
+    synchronized (waiting) {
+      runners--;
+    }
+  }
+
+  /**
+   * Removes and returns the jobs still waiting for a handler (shutdown releases their leases; their
+   * slots stay reserved until the caller frees them).
+   */
+  public List<RunningJob> takeWaiting() {
+    synchronized (waiting) {
+      List<RunningJob> jobs = waiting.stream().map(Launch::job).toList();
+      waiting.clear();
+      return jobs;
     }
   }
 

@@ -116,4 +116,51 @@ class ClaimGateTest {
     assertThat(gate.used()).isZero();
     assertThat(claimAsync(gate).get(5, TimeUnit.SECONDS)).isEqualTo(3);
   }
+
+  @Test
+  void lookahead_isNoneBeforeRoundTripAndHandlerTimesAreKnown() throws Exception {
+    ClaimGate gate = new ClaimGate(4, 8, 8, Duration.ZERO, LONG_POLL);
+    gate.noteClaimRoundTrip(TimeUnit.MILLISECONDS.toNanos(2));
+    assertThat(gate.awaitClaim()).isEqualTo(4);
+  }
+
+  @Test
+  void shortHandlers_letTheWorkerHoldUpToTheLookaheadBeyondItsHandlers() throws Exception {
+    ClaimGate gate = new ClaimGate(4, 8, 8, Duration.ZERO, LONG_POLL);
+    gate.noteClaimRoundTrip(TimeUnit.MILLISECONDS.toNanos(2));
+    gate.noteHandlerRun(TimeUnit.MICROSECONDS.toNanos(10));
+
+    int first = gate.awaitClaim();
+    gate.claimed(first, first);
+    int second = claimAsync(gate).get(5, TimeUnit.SECONDS);
+    gate.claimed(second, second);
+
+    assertThat(first).isEqualTo(8);
+    assertThat(second).isEqualTo(4);
+    assertThat(gate.used()).isEqualTo(12);
+    CompletableFuture<Integer> third = claimAsync(gate);
+    gate.wake();
+    assertThat(third).isNotDone();
+    gate.release();
+    assertThat(third.get(5, TimeUnit.SECONDS)).isEqualTo(1);
+  }
+
+  @Test
+  void lookahead_coversWhatTheHandlersFinishDuringOneRoundTrip() throws Exception {
+    ClaimGate gate = new ClaimGate(4, 8, 16, Duration.ZERO, LONG_POLL);
+    // Each handler finishes one job per round trip: 4 handlers, 4 more jobs held.
+    gate.noteClaimRoundTrip(TimeUnit.MILLISECONDS.toNanos(2));
+    gate.noteHandlerRun(TimeUnit.MILLISECONDS.toNanos(2));
+
+    assertThat(gate.awaitClaim()).isEqualTo(8);
+  }
+
+  @Test
+  void longHandlers_getNoLookahead() throws Exception {
+    ClaimGate gate = new ClaimGate(4, 8, 8, Duration.ZERO, LONG_POLL);
+    gate.noteClaimRoundTrip(TimeUnit.MILLISECONDS.toNanos(2));
+    gate.noteHandlerRun(TimeUnit.SECONDS.toNanos(10));
+
+    assertThat(gate.awaitClaim()).isEqualTo(4);
+  }
 }
