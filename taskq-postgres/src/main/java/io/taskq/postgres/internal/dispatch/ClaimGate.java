@@ -16,10 +16,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * waiting). It becomes false after a claim that came back short: nothing more is due until
  * something says otherwise, so a finished handler does not by itself cause an empty claim.
  *
- * <p>A claim takes at most {@code min(free slots, claim batch size)} jobs, so the worker never
- * holds more jobs than it has slots. The slots are the handler slots plus a <em>look-ahead</em>: as
- * many jobs as the handlers are expected to finish during one claim's round trip ({@code handler
- * slots x claim round trip / handler run time}, from moving averages of both, capped at {@code
+ * <p>A claim takes at most {@code min(free slots, claim batch size)} jobs, and only when at least
+ * one slot is free (back-pressure: the worker never holds more jobs than it has slots, and a claim
+ * never asks for 0 or fewer). The slots are the handler slots plus a <em>look-ahead</em>: as many
+ * jobs as the handlers are expected to finish during one claim's round trip ({@code handler slots x
+ * claim round trip / handler run time}, from moving averages of both, capped at {@code
  * maxLookahead}). Short jobs are then claimed while the handlers still run the previous batch, and
  * wait for a free handler in claim order, so a busy worker does not idle for every round trip; long
  * jobs get no look-ahead at all (nothing would finish during a round trip), so a worker never sits
@@ -88,11 +89,18 @@ public final class ClaimGate {
           if (stopped) {
             break;
           }
-          int slots = Math.min(limit() - used, batchSize);
-          used += slots;
-          mayHaveWork = false;
-          nextPollAt = System.nanoTime() + pollNanos;
-          return slots;
+          // Computed after the gathering wait, which let go of the lock: the look-ahead may have
+          // shrunk meanwhile (a slow job finished), so there may be no slot left at all. Never
+          // reserve 0 or fewer (0 means "stopped" to the dispatcher): wait for a slot instead.
+          int free = limit() - used;
+          if (free > 0) {
+            int slots = Math.min(free, batchSize);
+            used += slots;
+            mayHaveWork = false;
+            nextPollAt = System.nanoTime() + pollNanos;
+            return slots;
+          }
+          continue;
         }
         changed.awaitNanos(nextTimer() - now);
       }
@@ -144,7 +152,9 @@ public final class ClaimGate {
   public void noteClaimRoundTrip(long nanos) {
     lock.lock();
     try {
+      int before = limit();
       roundTripNanos = average(roundTripNanos, nanos);
+      signalIfGrown(before);
     } finally {
       lock.unlock();
     }
@@ -154,9 +164,18 @@ public final class ClaimGate {
   public void noteHandlerRun(long nanos) {
     lock.lock();
     try {
+      int before = limit();
       handlerRunNanos = average(handlerRunNanos, nanos);
+      signalIfGrown(before);
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** A grown look-ahead frees slots: a claim waiting for one must look again. */
+  private void signalIfGrown(int before) {
+    if (limit() > before) {
+      changed.signalAll();
     }
   }
 

@@ -4,6 +4,7 @@ import io.taskq.core.Actor;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
 import io.taskq.postgres.internal.dispatch.JobLauncher;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -110,19 +111,58 @@ public final class HandlerLauncher implements JobLauncher {
     }
   }
 
-  /** A runner: runs {@code first}, then each waiting job, until none is left. */
+  /**
+   * A runner: runs {@code first}, then each waiting job, until none is left. A runner never leaves
+   * waiting jobs behind without another runner: they hold slots of the claim gate, and jobs nobody
+   * runs would keep the worker from ever claiming again.
+   */
   private void runFrom(Launch first) {
     Launch next = first;
-    try {
-      while (next != null) {
-        long started = System.nanoTime();
+    while (next != null) {
+      long started = System.nanoTime();
+      try {
         run(next.job(), next.actor()).run();
-        handlerRan.accept(System.nanoTime() - started);
-        next = nextOrRetire();
+      } catch (RuntimeException e) {
+        // JobRun records every handler failure itself; this is a bug around it. Keep running.
+        LOG.error("running {} failed outside its handler; going on with the next job", next, e);
+      } catch (Error e) {
+        handOver();
+        throw e;
       }
-    } catch (RuntimeException | Error e) {
-      retire();
-      throw e;
+      handlerRan.accept(System.nanoTime() - started);
+      next = nextOrRetire();
+    }
+  }
+
+  /** This runner ends abruptly: a waiting job, if any, starts a runner of its own. */
+  private void handOver() {
+    Launch next;
+    synchronized (waiting) {
+      next = waiting.pollFirst();
+      if (next == null) {
+        runners--;
+        return;
+      }
+    }
+    Launch handed = next;
+    try {
+      executor.execute(() -> runFrom(handed));
+    } catch (RejectedExecutionException e) {
+      List<Launch> stranded = new ArrayList<>();
+      stranded.add(handed);
+      synchronized (waiting) {
+        runners--;
+        if (runners == 0) {
+          stranded.addAll(waiting);
+          waiting.clear();
+        }
+      }
+      for (Launch launch : stranded) {
+        if (launch.job().release()) {
+          giveBack.accept(launch.job());
+        }
+        freeSlot.run();
+      }
     }
   }
 
@@ -133,12 +173,6 @@ public final class HandlerLauncher implements JobLauncher {
         runners--;
       }
       return next;
-    }
-  }
-
-  private void retire() {
-    synchronized (waiting) {
-      runners--;
     }
   }
 

@@ -163,4 +163,48 @@ class ClaimGateTest {
 
     assertThat(gate.awaitClaim()).isEqualTo(4);
   }
+
+  @Test
+  void lookaheadShrinkingWhileGathering_neverReservesZeroOrFewerSlots() throws Exception {
+    // The reverted look-ahead reserved limit - used slots after gathering, computed after the
+    // wait: when a slow job's run time shrank the look-ahead meanwhile, that was 0 or less, and a
+    // 0 told the dispatcher the gate was stopped, so it ended with free handlers and due jobs.
+    ClaimGate gate = new ClaimGate(4, 8, 8, Duration.ofMillis(50), LONG_POLL);
+    gate.noteClaimRoundTrip(TimeUnit.MILLISECONDS.toNanos(2));
+    gate.noteHandlerRun(TimeUnit.MICROSECONDS.toNanos(10));
+    int first = gate.awaitClaim();
+    gate.claimed(first, first);
+    int second = claimAsync(gate).get(5, TimeUnit.SECONDS);
+    gate.claimed(second, second);
+    assertThat(gate.used()).isEqualTo(12);
+
+    CompletableFuture<Integer> third = claimAsync(gate);
+    gate.release(); // 11 held: the third claim starts gathering for a fuller batch...
+    Thread.sleep(10);
+    gate.noteHandlerRun(TimeUnit.SECONDS.toNanos(10)); // ...and the look-ahead drops to 0
+    Thread.sleep(200);
+
+    assertThat(third).as("no slot is free: 11 jobs held, 4 handlers").isNotDone();
+    for (int i = 0; i < 8; i++) {
+      gate.release();
+    }
+    assertThat(third.get(5, TimeUnit.SECONDS)).isEqualTo(1);
+    assertThat(gate.used()).isEqualTo(4);
+  }
+
+  @Test
+  void lookahead_growing_wakesAWaitingClaim() throws Exception {
+    ClaimGate gate = new ClaimGate(4, 8, 8, Duration.ZERO, LONG_POLL);
+    int first = gate.awaitClaim();
+    gate.claimed(first, first);
+    assertThat(first).isEqualTo(4);
+    CompletableFuture<Integer> next = claimAsync(gate);
+    Thread.sleep(50);
+    assertThat(next).isNotDone();
+
+    gate.noteClaimRoundTrip(TimeUnit.MILLISECONDS.toNanos(2));
+    gate.noteHandlerRun(TimeUnit.MICROSECONDS.toNanos(10));
+
+    assertThat(next.get(5, TimeUnit.SECONDS)).isEqualTo(8);
+  }
 }
