@@ -1,5 +1,7 @@
 package io.taskq.postgres;
 
+import io.taskq.core.Actor;
+import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
 import io.taskq.postgres.internal.client.JobInserter;
@@ -8,9 +10,14 @@ import io.taskq.postgres.internal.client.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
@@ -50,6 +57,7 @@ public final class JobsClient {
   private final SchemaName schema;
   private final JobInserter inserter;
   private final JobStatements statements;
+  private final Function<String, Optional<RetryPolicy>> actorPolicies;
 
   private JobsClient(Builder b) {
     this.dataSource = b.dataSource;
@@ -57,6 +65,7 @@ public final class JobsClient {
     int timeoutSeconds = (int) Math.max(1, (b.statementTimeout.toMillis() + 999) / 1000);
     this.inserter = new JobInserter(schema, b.maxPayloadBytes, timeoutSeconds);
     this.statements = new JobStatements(schema, timeoutSeconds);
+    this.actorPolicies = b.actorPolicies;
   }
 
   /** A client with default settings. The schema must be migrated already. */
@@ -70,14 +79,18 @@ public final class JobsClient {
    * socket timeout ({@code TASKQ_SOCKET_TIMEOUT}, D10). The schema must be migrated already.
    */
   public static JobsClient create(DataSource dataSource, TaskQConfig config) {
+    return configured(dataSource, config).build();
+  }
+
+  /** The builder behind {@link #create(DataSource, TaskQConfig)}. */
+  static Builder configured(DataSource dataSource, TaskQConfig config) {
     Duration timeout =
         config.socketTimeout().compareTo(DEFAULT_STATEMENT_TIMEOUT) < 0
             ? config.socketTimeout()
             : DEFAULT_STATEMENT_TIMEOUT;
     return builder(dataSource, config.schemaName())
         .maxPayloadBytes(config.maxPayloadBytes())
-        .statementTimeout(timeout)
-        .build();
+        .statementTimeout(timeout);
   }
 
   /** A builder for a client of {@code schema} on {@code dataSource}. */
@@ -111,8 +124,9 @@ public final class JobsClient {
     if (requests.isEmpty()) {
       return List.of();
     }
+    List<JobRequest> stamped = withActorPolicies(requests);
     try (Connection c = dataSource.getConnection()) {
-      return Transactions.owned(c, atomic, conn -> inserter.insert(conn, requests));
+      return Transactions.owned(c, atomic, conn -> inserter.insert(conn, stamped));
     } catch (SQLException e) {
       throw failure("enqueue", requests.size(), e);
     }
@@ -134,8 +148,9 @@ public final class JobsClient {
     if (requests.isEmpty()) {
       return List.of();
     }
+    List<JobRequest> stamped = withActorPolicies(requests);
     try {
-      return Transactions.borrowed(connection, atomic, conn -> inserter.insert(conn, requests));
+      return Transactions.borrowed(connection, atomic, conn -> inserter.insert(conn, stamped));
     } catch (SQLException e) {
       throw failure("enqueue", requests.size(), e);
     }
@@ -162,6 +177,28 @@ public final class JobsClient {
     }
   }
 
+  /**
+   * L3: the policy stamped into each job is the request's own when it names one, else its actor's
+   * ({@code Actor.retryPolicy()}), else {@link RetryPolicy#defaults()}.
+   */
+  private List<JobRequest> withActorPolicies(List<JobRequest> requests) {
+    List<JobRequest> stamped = null;
+    for (int i = 0; i < requests.size(); i++) {
+      JobRequest r = requests.get(i);
+      if (r.namesRetryPolicy()) {
+        continue;
+      }
+      Optional<RetryPolicy> policy = actorPolicies.apply(r.actor());
+      if (policy.isPresent()) {
+        if (stamped == null) {
+          stamped = new ArrayList<>(requests);
+        }
+        stamped.set(i, r.withDefaultRetryPolicy(policy.get()));
+      }
+    }
+    return stamped == null ? requests : stamped;
+  }
+
   private JobStoreException failure(String what, int jobs, SQLException e) {
     return new JobStoreException(
         "cannot " + what + " " + jobs + (jobs == 1 ? " job" : " jobs") + " in " + schema.quoted(),
@@ -174,6 +211,7 @@ public final class JobsClient {
     private final SchemaName schema;
     private long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
     private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
+    private Function<String, Optional<RetryPolicy>> actorPolicies = actor -> Optional.empty();
 
     private Builder(DataSource dataSource, SchemaName schema) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -205,6 +243,25 @@ public final class JobsClient {
             "statementTimeout must be in [PT1S, PT1H], was " + timeout);
       }
       this.statementTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * The actors whose own retry policy ({@code Actor.retryPolicy()}) is stamped into their jobs
+     * when a request names none (L3: request policy, then actor policy, then {@link
+     * RetryPolicy#defaults()}). A {@code TaskQ}'s client knows its registered actors already.
+     */
+    public Builder actors(Collection<? extends Actor<?>> actors) {
+      Map<String, RetryPolicy> policies = new HashMap<>();
+      for (Actor<?> actor : actors) {
+        actor.retryPolicy().ifPresent(p -> policies.put(actor.name(), p));
+      }
+      return actorPolicies(name -> Optional.ofNullable(policies.get(name)));
+    }
+
+    /** The actor policy lookup (a {@code TaskQ} passes a live view of its registered actors). */
+    Builder actorPolicies(Function<String, Optional<RetryPolicy>> lookup) {
+      this.actorPolicies = Objects.requireNonNull(lookup, "actorPolicies");
       return this;
     }
 

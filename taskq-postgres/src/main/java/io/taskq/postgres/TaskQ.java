@@ -2,6 +2,7 @@ package io.taskq.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.core.Actor;
+import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
 import io.taskq.core.spi.MaintenanceHealth;
@@ -20,6 +21,8 @@ import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -73,6 +76,10 @@ public final class TaskQ implements AutoCloseable {
   private final boolean maintain;
   private final MaintenanceListener maintenanceListener;
   private final Map<String, Actor<?>> actors = new LinkedHashMap<>();
+
+  /** L3: the registered actors' own retry policies, read by the client at every enqueue. */
+  private final Map<String, RetryPolicy> actorPolicies = new ConcurrentHashMap<>();
+
   private State state = State.NEW;
   private @Nullable HikariDataSource ownedPool;
   private @Nullable JobsClient jobs;
@@ -113,6 +120,7 @@ public final class TaskQ implements AutoCloseable {
       throw new IllegalArgumentException(
           "an actor named '" + actor.name() + "' is already registered");
     }
+    actor.retryPolicy().ifPresent(p -> actorPolicies.put(actor.name(), p));
     return this;
   }
 
@@ -168,7 +176,10 @@ public final class TaskQ implements AutoCloseable {
   public synchronized JobsClient jobs() {
     JobsClient client = jobs;
     if (client == null) {
-      client = JobsClient.create(dataSource(), config);
+      client =
+          JobsClient.configured(dataSource(), config)
+              .actorPolicies(name -> Optional.ofNullable(actorPolicies.get(name)))
+              .build();
       jobs = client;
     }
     return client;
