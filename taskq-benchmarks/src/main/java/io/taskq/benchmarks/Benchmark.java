@@ -105,7 +105,7 @@ public final class Benchmark {
       backlog();
     }
     if (settings.has('f')) {
-      Extras.run();
+      Extras.run(db.pool, figures, settings.runs());
     }
     System.out.printf(Locale.ROOT, "%nPeak heap: %.1f MiB%n", mib(HeapSampler.peakHeapBytes()));
     List<String> missed = figures.missed();
