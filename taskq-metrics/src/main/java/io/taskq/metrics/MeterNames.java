@@ -68,5 +68,15 @@ public final class MeterNames {
   /** Gauge, seconds: age of the newest event the reclaim-event feed's last poll delivered. */
   public static final String EVENT_FEED_LAG = "taskq.events.feed_lag";
 
+  /** Gauge: committed reclaim events held back by an older running transaction (D12). */
+  public static final String EVENT_FEED_HELD_BACK = "taskq.events.feed_held_back";
+
+  /** Gauge, seconds: how long the oldest held-back reclaim event has waited (D12). */
+  public static final String EVENT_FEED_HELD_BACK_AGE = "taskq.events.feed_held_back_age";
+
+  /** Gauge, seconds: age of the running transaction holding the feed back (D12). */
+  public static final String EVENT_FEED_OLDEST_TRANSACTION_AGE =
+      "taskq.events.oldest_transaction_age";
+
   private MeterNames() {}
 }

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * the last successful read. A failed read is a gauge read that did not happen: it counts under
  * {@code taskq.maintenance_leader.sweep_timeouts{sweep_name}} with this sampler's own name (guide
  * "What degradation looks like", O1) and the gauges keep their previous values. A queue missing
- * from a successful read reports depth 0 and age 0.
+ * from a successful read reports depth 0 and age 0. A failed read logs its exception's class only:
+ * a driver's message may carry a connection string.
  *
  * <p>Thread-safe; {@link #sampleOnce()} may be called from any thread.
  */
@@ -75,7 +76,9 @@ public final class QueueSampler {
     } catch (Exception e) {
       failedReads.increment();
       LOG.warn(
-          "Gauge sampler {} read failed, keeping the last values: {}", sweepName, e.toString());
+          "Gauge sampler {} read failed, keeping the last values ({})",
+          sweepName,
+          e.getClass().getName());
       return false;
     }
   }

@@ -85,6 +85,22 @@ public final class TaskQMetrics implements MeterBinder, MaintenanceListener, Job
   }
 
   /**
+   * Binds to {@code registry} unless already bound to it.
+   *
+   * @throws IllegalArgumentException when bound to another registry
+   */
+  void bindOnce(MeterRegistry registry) {
+    Objects.requireNonNull(registry, "registry");
+    MeterRegistry current = bound.get();
+    if (current == null) {
+      bindTo(registry);
+    } else if (current != registry) {
+      throw new IllegalArgumentException(
+          "TaskQMetrics is bound to another registry; attach it with the registry it is bound to");
+    }
+  }
+
+  /**
    * A gauge sampler for queue depth and oldest-pending age, registered in this binding's registry.
    *
    * @param sweepName the {@code sweep_name} its failed reads count under, e.g. {@code queue_depth}

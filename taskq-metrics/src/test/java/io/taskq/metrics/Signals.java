@@ -40,5 +40,12 @@ public final class Signals {
             },
             registry);
     failing.sampleOnce();
+    new FeedLagSampler(
+            "event_feed_lag",
+            () ->
+                new io.taskq.postgres.ReclaimFeedLag(
+                    2, Duration.ofSeconds(40), 4242, Duration.ofSeconds(45)),
+            registry)
+        .sampleOnce();
   }
 }

@@ -4,6 +4,8 @@ import io.taskq.core.Actor;
 import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
+import io.taskq.core.spi.JobListener;
+import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.client.JobInserter;
 import io.taskq.postgres.internal.client.JobStatements;
 import io.taskq.postgres.internal.client.Transactions;
@@ -58,6 +60,7 @@ public final class JobsClient {
   private final JobInserter inserter;
   private final JobStatements statements;
   private final Function<String, Optional<RetryPolicy>> actorPolicies;
+  private final JobListener listener;
 
   private JobsClient(Builder b) {
     this.dataSource = b.dataSource;
@@ -66,6 +69,7 @@ public final class JobsClient {
     this.inserter = new JobInserter(schema, b.maxPayloadBytes, timeoutSeconds);
     this.statements = new JobStatements(schema, timeoutSeconds);
     this.actorPolicies = b.actorPolicies;
+    this.listener = GuardedJobListener.of(b.listener);
   }
 
   /** A client with default settings. The schema must be migrated already. */
@@ -82,7 +86,7 @@ public final class JobsClient {
     return configured(dataSource, config).build();
   }
 
-  /** The builder behind {@link #create(DataSource, TaskQConfig)}. */
+  /** A builder preset from {@code config}, as {@link #create(DataSource, TaskQConfig)} uses. */
   static Builder configured(DataSource dataSource, TaskQConfig config) {
     Duration timeout =
         config.socketTimeout().compareTo(DEFAULT_STATEMENT_TIMEOUT) < 0
@@ -125,11 +129,14 @@ public final class JobsClient {
       return List.of();
     }
     List<JobRequest> stamped = withActorPolicies(requests);
+    List<Long> ids;
     try (Connection c = dataSource.getConnection()) {
-      return Transactions.owned(c, atomic, conn -> inserter.insert(conn, stamped));
+      ids = Transactions.owned(c, atomic, conn -> inserter.insert(conn, stamped));
     } catch (SQLException e) {
       throw failure("enqueue", requests.size(), e);
     }
+    enqueued(requests);
+    return ids;
   }
 
   /**
@@ -149,11 +156,23 @@ public final class JobsClient {
       return List.of();
     }
     List<JobRequest> stamped = withActorPolicies(requests);
+    List<Long> ids;
     try {
-      return Transactions.borrowed(connection, atomic, conn -> inserter.insert(conn, stamped));
+      ids = Transactions.borrowed(connection, atomic, conn -> inserter.insert(conn, stamped));
     } catch (SQLException e) {
       throw failure("enqueue", requests.size(), e);
     }
+    enqueued(requests);
+    return ids;
+  }
+
+  /**
+   * Counts an enqueue for the listener ({@code taskq.jobs.enqueued}), once its statements
+   * succeeded: after the commit on the client's own connection; at statement time on the caller's,
+   * because the client cannot see the caller's commit (docs/observability.md).
+   */
+  private void enqueued(List<JobRequest> requests) {
+    GuardedJobListener.enqueued(listener, requests, JobRequest::actor, JobRequest::queue);
   }
 
   /** The job with {@code id} in this schema (also once archived), or empty. */
@@ -212,6 +231,7 @@ public final class JobsClient {
     private long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
     private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
     private Function<String, Optional<RetryPolicy>> actorPolicies = actor -> Optional.empty();
+    private JobListener listener = JobListener.NONE;
 
     private Builder(DataSource dataSource, SchemaName schema) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -262,6 +282,17 @@ public final class JobsClient {
     /** The actor policy lookup (a {@code TaskQ} passes a live view of its registered actors). */
     Builder actorPolicies(Function<String, Optional<RetryPolicy>> lookup) {
       this.actorPolicies = Objects.requireNonNull(lookup, "actorPolicies");
+      return this;
+    }
+
+    /**
+     * Receives {@code jobsEnqueued} for every successful enqueue, per actor and queue (a metrics
+     * binding, say). Its exceptions are logged and dropped, never failing the enqueue.
+     *
+     * <p>Default: none.
+     */
+    public Builder listener(JobListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

@@ -3,6 +3,8 @@ package io.taskq.postgres;
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
 import io.taskq.core.internal.NotifyChannels;
+import io.taskq.core.spi.JobListener;
+import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.feed.FeedFaults;
 import io.taskq.postgres.internal.feed.FeedLagReader;
 import io.taskq.postgres.internal.feed.FeedPosition;
@@ -77,6 +79,7 @@ public final class ReclaimEventFeed {
   private final WatchSettings watchSettings;
   private final ThreadFactory threadFactory;
   private final FeedFaults faults = new FeedFaults();
+  private final JobListener listener;
 
   private ReclaimEventFeed(Builder b) {
     this.dataSource = b.dataSource;
@@ -93,6 +96,7 @@ public final class ReclaimEventFeed {
             b.pollInterval,
             b.watchPageSize);
     this.threadFactory = b.threadFactory == null ? defaultThreads(schema) : b.threadFactory;
+    this.listener = GuardedJobListener.of(b.listener);
   }
 
   /** A feed with default settings. The schema must be migrated already. */
@@ -108,6 +112,11 @@ public final class ReclaimEventFeed {
    * transaction-pooling proxies break LISTEN).
    */
   public static ReclaimEventFeed create(DataSource dataSource, TaskQConfig config) {
+    return configured(dataSource, config).build();
+  }
+
+  /** A builder preset from {@code config}, as {@link #create(DataSource, TaskQConfig)} uses. */
+  static Builder configured(DataSource dataSource, TaskQConfig config) {
     Duration timeout =
         config.socketTimeout().compareTo(DEFAULT_STATEMENT_TIMEOUT) < 0
             ? config.socketTimeout()
@@ -118,7 +127,7 @@ public final class ReclaimEventFeed {
             .pollInterval(config.pollInterval())
             .statementTimeout(timeout);
     config.databaseDirectUrl().ifPresent(url -> b.listenDataSource(directSource(url, config)));
-    return b.build();
+    return b;
   }
 
   /** A builder for a feed of {@code schema} on {@code dataSource}. */
@@ -215,6 +224,7 @@ public final class ReclaimEventFeed {
     if (read.strands(after)) {
       throw new EventRetentionGapException(new FeedCursor(after), new FeedCursor(read.watermark()));
     }
+    listener.eventFeedLag(read.lag());
     return read;
   }
 
@@ -271,6 +281,7 @@ public final class ReclaimEventFeed {
     private String applicationName = DEFAULT_APPLICATION_NAME;
     private @org.jspecify.annotations.Nullable DataSource listenDataSource;
     private @org.jspecify.annotations.Nullable ThreadFactory threadFactory;
+    private JobListener listener = JobListener.NONE;
 
     private Builder(DataSource dataSource, SchemaName schema) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -362,6 +373,18 @@ public final class ReclaimEventFeed {
      */
     public Builder watchThreadFactory(ThreadFactory factory) {
       this.threadFactory = Objects.requireNonNull(factory, "watchThreadFactory");
+      return this;
+    }
+
+    /**
+     * Hears {@code eventFeedLag} after every successful poll, a watch's included: the age of the
+     * newest event the poll delivered, by the database clock, zero for an empty page (the gauge
+     * {@code taskq.events.feed_lag}). Its exceptions are logged and dropped, never failing a poll.
+     *
+     * <p>Default: none.
+     */
+    public Builder listener(JobListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

@@ -5,8 +5,11 @@ import io.taskq.core.Actor;
 import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
+import io.taskq.core.spi.JobListener;
 import io.taskq.core.spi.MaintenanceHealth;
 import io.taskq.core.spi.MaintenanceListener;
+import io.taskq.postgres.internal.GuardedJobListener;
+import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.OwnedPool;
 import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
 import io.taskq.postgres.internal.leader.LeaderConnectionSource;
@@ -16,9 +19,15 @@ import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.internal.sweep.MaintenanceSweeps;
 import io.taskq.postgres.internal.worker.Worker;
 import io.taskq.postgres.internal.worker.WorkerSettings;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -61,6 +70,12 @@ import org.jspecify.annotations.Nullable;
  * long as it campaigns or leads (like the listener, for good). Behind a transaction-pooling proxy
  * set the direct URL. {@link #health()} and {@link #isLeader()} report on it; {@link
  * Builder#maintenance(boolean)} turns it off for processes that should never lead.
+ *
+ * <p><b>Observability.</b> {@link Builder#listener(MaintenanceListener)} hears the maintenance
+ * signals and {@link Builder#jobListener(JobListener)} the job lifecycle (enqueues, starts,
+ * successes, failures, the reclaim feed's lag); the Micrometer binding {@code TaskQMetrics}
+ * implements both ({@code docs/observability.md}). {@link #queueBacklog()} and {@link
+ * #checkDatabase(Duration)} feed the queue gauges and the readiness probe.
  */
 public final class TaskQ implements AutoCloseable {
   private enum State {
@@ -75,6 +90,8 @@ public final class TaskQ implements AutoCloseable {
   private final boolean migrate;
   private final boolean maintain;
   private final MaintenanceListener maintenanceListener;
+  private final JobListener jobListener;
+  private final NamedStatements observeSql;
   private final Map<String, Actor<?>> actors = new LinkedHashMap<>();
 
   /** L3: the registered actors' own retry policies, read by the client at every enqueue. */
@@ -83,6 +100,7 @@ public final class TaskQ implements AutoCloseable {
   private State state = State.NEW;
   private @Nullable HikariDataSource ownedPool;
   private @Nullable JobsClient jobs;
+  private @Nullable ReclaimEventFeed reclaimEvents;
   private @Nullable Worker worker;
   private @Nullable Maintenance maintenance;
 
@@ -93,6 +111,8 @@ public final class TaskQ implements AutoCloseable {
     this.migrate = builder.migrate;
     this.maintain = builder.maintenance;
     this.maintenanceListener = builder.listener;
+    this.jobListener = GuardedJobListener.of(builder.jobListener);
+    this.observeSql = NamedStatements.load("io/taskq/postgres/sql/observe.sql", schema());
   }
 
   /** A TaskQ that opens its own pool from {@code TASKQ_DATABASE_URL}, unless given a DataSource. */
@@ -150,7 +170,8 @@ public final class TaskQ implements AutoCloseable {
             listenSource(dataSource),
             WorkerSettings.of(config, actors.values()),
             actors.values(),
-            executor);
+            executor,
+            jobListener);
     if (maintain) {
       maintenance = startMaintenance(dataSource);
     }
@@ -178,11 +199,77 @@ public final class TaskQ implements AutoCloseable {
     if (client == null) {
       client =
           JobsClient.configured(dataSource(), config)
+              .listener(jobListener)
               .actorPolicies(name -> Optional.ofNullable(actorPolicies.get(name)))
               .build();
       jobs = client;
     }
     return client;
+  }
+
+  /**
+   * The crash-reclaim event feed of this TaskQ's schema (E1-E4), configured from its settings; its
+   * polls report the feed's lag to the job listener ({@code taskq.events.feed_lag}). Usable before
+   * {@link #start()}, once the schema is migrated.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized ReclaimEventFeed reclaimEvents() {
+    ReclaimEventFeed feed = reclaimEvents;
+    if (feed == null) {
+      feed = ReclaimEventFeed.configured(dataSource(), config).listener(jobListener).build();
+      reclaimEvents = feed;
+    }
+    return feed;
+  }
+
+  /**
+   * Pending jobs per queue and the age of the oldest runnable one, by the database clock: the
+   * source of the queue-depth gauges. One grouped read of the pending jobs under a 5-second
+   * statement timeout; queues without pending jobs are absent.
+   *
+   * @throws SQLException when the read fails or times out
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public List<QueueBacklog> queueBacklog() throws SQLException {
+    DataSource dataSource;
+    synchronized (this) {
+      dataSource = dataSource();
+    }
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(observeSql.get("queue_backlog"))) {
+      ps.setQueryTimeout(5);
+      List<QueueBacklog> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(
+              new QueueBacklog(
+                  rs.getString("queue"),
+                  rs.getLong("depth"),
+                  Duration.ofNanos(Math.max(0, rs.getLong("oldest_us")) * 1000)));
+        }
+      }
+      return out;
+    }
+  }
+
+  /**
+   * The readiness probe's database check: borrows a connection and runs one trivial statement
+   * within {@code timeout} (rounded up to whole seconds).
+   *
+   * @throws SQLException when the database does not answer in time
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public void checkDatabase(Duration timeout) throws SQLException {
+    DataSource dataSource;
+    synchronized (this) {
+      dataSource = dataSource();
+    }
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(observeSql.get("ping"))) {
+      ps.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
+      ps.executeQuery().close();
+    }
   }
 
   /** The application's data source, or the pool TaskQ opens on first use. */
@@ -232,6 +319,7 @@ public final class TaskQ implements AutoCloseable {
     worker = null;
     ownedPool = null;
     jobs = null;
+    reclaimEvents = null;
     try {
       if (maintaining != null) {
         maintaining.close();
@@ -263,6 +351,7 @@ public final class TaskQ implements AutoCloseable {
     worker = null;
     ownedPool = null;
     jobs = null;
+    reclaimEvents = null;
     if (maintaining != null) {
       maintaining.close();
     }
@@ -287,6 +376,16 @@ public final class TaskQ implements AutoCloseable {
       return new MaintenanceHealth(config.sweepInterval(), InstantSource.system()).report();
     }
     return running.health().report();
+  }
+
+  /** Whether {@link #start()} ran and {@link #close()} has not: the readiness probe's state. */
+  public synchronized boolean isRunning() {
+    return state == State.STARTED;
+  }
+
+  /** Whether {@link #close()} was called. */
+  public synchronized boolean isClosed() {
+    return state == State.CLOSED;
   }
 
   /** Whether this process is the schema's maintenance leader now (as of its last check, O6). */
@@ -330,6 +429,7 @@ public final class TaskQ implements AutoCloseable {
     private boolean migrate = true;
     private boolean maintenance = true;
     private MaintenanceListener listener = MaintenanceListener.NONE;
+    private JobListener jobListener = JobListener.NONE;
 
     private Builder() {}
 
@@ -382,6 +482,19 @@ public final class TaskQ implements AutoCloseable {
      */
     public Builder listener(MaintenanceListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * Receives the job lifecycle signals: enqueues through {@link TaskQ#jobs()} (after the commit;
+     * on a caller's connection at statement time), each job's start with its pickup latency, its
+     * success or failure with its execution time, and the lag of {@link TaskQ#reclaimEvents()}'s
+     * polls; e.g. a metrics binding. Default none. Called on enqueueing, handler and watch threads:
+     * keep it quick and non-blocking. Its exceptions are logged and dropped, never failing an
+     * enqueue or a job.
+     */
+    public Builder jobListener(JobListener jobListener) {
+      this.jobListener = Objects.requireNonNull(jobListener, "jobListener");
       return this;
     }
 

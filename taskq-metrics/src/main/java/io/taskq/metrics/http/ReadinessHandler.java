@@ -1,8 +1,12 @@
 package io.taskq.metrics.http;
 
 import io.taskq.core.spi.MaintenanceHealth;
+import io.taskq.postgres.ReclaimFeedLag;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,16 +20,20 @@ import org.slf4j.LoggerFactory;
  * healthy dispatchers out of service while fixing nothing (guide "What degradation looks like").
  *
  * <p>Body: {@code {"status":"ready"|"not_ready","state":"running","database":"reachable",
- * "maintenance":{...}}}; {@code database} is {@code reachable}, {@code unreachable} or {@code
- * unchecked} (not checked while starting or stopping). A failed check's message is never put in the
- * body or the log (it may carry a connection string); the log names its exception class only.
+ * "maintenance":{...},"event_feed":{...}|null}}; {@code event_feed} is the last sampled lag of the
+ * crash-reclaim feed (D12: events held back by a running transaction, and that transaction's age),
+ * informational like {@code maintenance}; {@code database} is {@code reachable}, {@code
+ * unreachable} or {@code unchecked} (not checked while starting or stopping). A failed check's
+ * message is never put in the body or the log (it may carry a connection string); the log names its
+ * exception class only.
  */
 public final class ReadinessHandler implements EndpointHandler {
   private static final Logger LOG = LoggerFactory.getLogger(ReadinessHandler.class);
 
-  private final MaintenanceHealth health;
+  private final Supplier<MaintenanceHealth.Report> health;
   private final Supplier<ProcessState> state;
   private final DatabaseCheck database;
+  private final Supplier<@Nullable ReclaimFeedLag> eventFeed;
 
   /**
    * A handler reading the given view, lifecycle state and database check.
@@ -36,9 +44,28 @@ public final class ReadinessHandler implements EndpointHandler {
    */
   public ReadinessHandler(
       MaintenanceHealth health, Supplier<ProcessState> state, DatabaseCheck database) {
+    this(Objects.requireNonNull(health, "health")::report, state, database, () -> null);
+  }
+
+  /**
+   * A handler reading the maintenance report, lifecycle state, database check and the last reading
+   * of the reclaim feed's lag (e.g. from a running TaskQ: {@code taskq::health}).
+   *
+   * @param health the maintenance report now
+   * @param state the process's lifecycle state now
+   * @param database the reachability check; {@link DatabaseCheck#NONE} for none
+   * @param eventFeed the last sampled feed lag, or null when none was sampled (never read on the
+   *     probe thread: a sampler reads it, see {@code FeedLagSampler})
+   */
+  public ReadinessHandler(
+      Supplier<MaintenanceHealth.Report> health,
+      Supplier<ProcessState> state,
+      DatabaseCheck database,
+      Supplier<@Nullable ReclaimFeedLag> eventFeed) {
     this.health = Objects.requireNonNull(health, "health");
     this.state = Objects.requireNonNull(state, "state");
     this.database = Objects.requireNonNull(database, "database");
+    this.eventFeed = Objects.requireNonNull(eventFeed, "eventFeed");
   }
 
   @Override
@@ -54,9 +81,37 @@ public final class ReadinessHandler implements EndpointHandler {
             + "\",\"database\":\""
             + db
             + "\",\"maintenance\":"
-            + health.report().toJson()
+            + health.get().toJson()
+            + ",\"event_feed\":"
+            + eventFeedJson(eventFeed.get())
             + "}";
     return new HttpReply(ready ? 200 : 503, HttpReply.JSON, body);
+  }
+
+  /**
+   * The feed's lag as JSON numbers (an operator signal, never a 503 cause): {@code
+   * {"held_back_events":0,"oldest_held_back_event_age_seconds":0.0,
+   * "oldest_transaction_age_seconds":0.0,"oldest_transaction_pid":null}}, or {@code null} when not
+   * sampled.
+   */
+  static String eventFeedJson(@Nullable ReclaimFeedLag lag) {
+    if (lag == null) {
+      return "null";
+    }
+    Integer pid = lag.oldestTransactionPid();
+    return "{\"held_back_events\":"
+        + lag.heldBackEvents()
+        + ",\"oldest_held_back_event_age_seconds\":"
+        + seconds(lag.oldestHeldBackEventAge())
+        + ",\"oldest_transaction_age_seconds\":"
+        + seconds(lag.oldestTransactionAge())
+        + ",\"oldest_transaction_pid\":"
+        + (pid == null ? "null" : pid.toString())
+        + "}";
+  }
+
+  private static String seconds(Duration d) {
+    return String.format(Locale.ROOT, "%.3f", d.toMillis() / 1000.0);
   }
 
   private String ping() {

@@ -94,7 +94,7 @@ class HttpEndpointTest {
         .isEqualTo(
             "{\"status\":\"ready\",\"state\":\"running\",\"database\":\"reachable\","
                 + "\"maintenance\":{\"degraded\":false,"
-                + "\"reasons\":[\"no sweep has completed yet\"],\"sweeps\":{}}}");
+                + "\"reasons\":[\"no sweep has completed yet\"],\"sweeps\":{}},\"event_feed\":null}");
   }
 
   @Test

@@ -28,4 +28,5 @@ UPDATE {schema}.jobs j
   FROM picked
  WHERE j.id = picked.id
 RETURNING j.id, j.actor, j.queue, j.priority, j.run_at, j.payload::text AS payload, j.attempt,
-          j.max_attempts, j.lease_token, j.deadline_at, j.cancel_requested_at IS NOT NULL AS cancel_requested;
+          j.max_attempts, j.lease_token, j.deadline_at, j.cancel_requested_at IS NOT NULL AS cancel_requested,
+          j.started_at;

@@ -5,10 +5,11 @@
 -- UPDATE transitions them, one batched job_attempts INSERT and one batched job_events INSERT
 -- record them (B6: in the same transaction as the transition), and one pg_notify wakes the
 -- workers when anything went back to pending. At most 2 x batch size rows per call.
--- Binds: batch size, worker stale-after ms, max retry backoff ms, wake channel.
+-- E2/M2: one pg_notify on the events channel tells reclaim watches the batch wrote events.
+-- Binds: batch size, worker stale-after ms, max retry backoff ms, wake channel, events channel.
 WITH params AS MATERIALIZED (
   SELECT ?::integer AS batch_size, ?::bigint AS stale_after_ms, ?::bigint AS max_backoff_ms,
-         ?::text AS wake_channel
+         ?::text AS wake_channel, ?::text AS events_channel
 ),
 -- S1 lease arm: running jobs whose lease passed.
 -- B4: select on statement_timestamp() (STABLE, so jobs_running_lease_idx serves it).
@@ -148,5 +149,8 @@ counts AS (
 SELECT c.actor, c.disposition, c.n,
        (SELECT count(pg_notify(p.wake_channel, ''))
           FROM params p
-         WHERE EXISTS (SELECT 1 FROM reclaimed r WHERE r.status = 'pending')) AS woken
+         WHERE EXISTS (SELECT 1 FROM reclaimed r WHERE r.status = 'pending')) AS woken,
+-- E2/M2/B1: one events NOTIFY per batch that wrote reclaim events (counts is empty otherwise, so
+-- this uncorrelated subquery runs once or not at all), delivered at commit, empty payload.
+       (SELECT count(pg_notify(p.events_channel, '')) FROM params p) AS announced
   FROM counts c;

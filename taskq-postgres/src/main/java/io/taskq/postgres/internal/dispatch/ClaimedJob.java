@@ -10,6 +10,8 @@ import org.jspecify.annotations.Nullable;
  * @param leaseToken the fencing token (D9) every later write of this attempt must match
  * @param deadline the {@code schedule_to_close} deadline, from the database clock
  * @param cancelRequested whether a cancel was already requested when the job was claimed
+ * @param startedAt when the claim took the job, from the database clock (with {@code runAt}, the
+ *     pickup latency)
  */
 public record ClaimedJob(
     long id,
@@ -22,4 +24,5 @@ public record ClaimedJob(
     int maxAttempts,
     long leaseToken,
     @Nullable Instant deadline,
-    boolean cancelRequested) {}
+    boolean cancelRequested,
+    Instant startedAt) {}

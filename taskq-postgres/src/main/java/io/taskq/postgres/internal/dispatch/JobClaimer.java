@@ -88,7 +88,8 @@ public final class JobClaimer {
         rs.getInt("max_attempts"),
         rs.getLong("lease_token"),
         nullableInstant(rs, "deadline_at"),
-        rs.getBoolean("cancel_requested"));
+        rs.getBoolean("cancel_requested"),
+        instant(rs, "started_at"));
   }
 
   private static Instant instant(ResultSet rs, String column) throws SQLException {

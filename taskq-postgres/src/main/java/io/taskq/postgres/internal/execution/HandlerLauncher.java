@@ -1,6 +1,7 @@
 package io.taskq.postgres.internal.execution;
 
 import io.taskq.core.Actor;
+import io.taskq.core.spi.JobListener;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
 import io.taskq.postgres.internal.dispatch.JobLauncher;
 import java.util.ArrayDeque;
@@ -43,6 +44,7 @@ public final class HandlerLauncher implements JobLauncher {
   private final Runnable freeSlot;
   private final LongConsumer handlerRan;
   private final Consumer<RunningJob> giveBack;
+  private final JobListener listener;
   private final ArrayDeque<Launch> waiting = new ArrayDeque<>();
   private int runners;
 
@@ -51,6 +53,7 @@ public final class HandlerLauncher implements JobLauncher {
    * @param freeSlot frees one slot (the claim reserved one per job)
    * @param handlerRan told how long each job kept its handler busy, in nanoseconds
    * @param giveBack releases the lease of a job that could not start
+   * @param listener hears each run's start and end; must not throw (guard it)
    */
   public HandlerLauncher(
       Map<String, Actor<?>> actors,
@@ -60,7 +63,8 @@ public final class HandlerLauncher implements JobLauncher {
       Consumer<Completion> completions,
       Runnable freeSlot,
       LongConsumer handlerRan,
-      Consumer<RunningJob> giveBack) {
+      Consumer<RunningJob> giveBack,
+      JobListener listener) {
     if (concurrency < 1) {
       throw new IllegalArgumentException("concurrency must be at least 1, was " + concurrency);
     }
@@ -72,6 +76,7 @@ public final class HandlerLauncher implements JobLauncher {
     this.freeSlot = freeSlot;
     this.handlerRan = handlerRan;
     this.giveBack = giveBack;
+    this.listener = listener;
   }
 
   /** A job with the actor whose handler runs it. */
@@ -189,7 +194,7 @@ public final class HandlerLauncher implements JobLauncher {
   }
 
   private <T> JobRun<T> run(RunningJob job, Actor<T> actor) {
-    return new JobRun<>(job, actor, completions, freeSlot);
+    return new JobRun<>(job, actor, completions, freeSlot, listener);
   }
 
   private void finishWithoutRunning(RunningJob job, String why) {

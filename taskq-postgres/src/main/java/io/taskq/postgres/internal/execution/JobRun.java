@@ -2,6 +2,8 @@ package io.taskq.postgres.internal.execution;
 
 import io.taskq.core.Actor;
 import io.taskq.core.internal.JsonSyntax;
+import io.taskq.core.spi.JobListener;
+import java.time.Duration;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,6 +15,10 @@ import org.slf4j.LoggerFactory;
  * <p>Anything the codec or handler throws, {@link Error}s included, becomes a failure outcome, so a
  * job never stays held by a worker whose handler blew up. A run whose lease shutdown released first
  * has its outcome discarded (the job is already back in the queue).
+ *
+ * <p>The job listener hears the start (with the pickup latency from the claim's database times) and
+ * the end of the handler run (succeeded or failed, with the execution time measured here); the
+ * listener is guarded, so it cannot fail the job.
  */
 final class JobRun<T> implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(JobRun.class);
@@ -21,18 +27,33 @@ final class JobRun<T> implements Runnable {
   private final Actor<T> actor;
   private final Consumer<Completion> completions;
   private final Runnable freeSlot;
+  private final JobListener listener;
 
-  JobRun(RunningJob job, Actor<T> actor, Consumer<Completion> completions, Runnable freeSlot) {
+  JobRun(
+      RunningJob job,
+      Actor<T> actor,
+      Consumer<Completion> completions,
+      Runnable freeSlot,
+      JobListener listener) {
     this.job = job;
     this.actor = actor;
     this.completions = completions;
     this.freeSlot = freeSlot;
+    this.listener = listener;
   }
 
   @Override
   public void run() {
     try {
+      listener.jobStarted(job.actor(), job.queue(), job.pickupLatency());
+      long started = System.nanoTime();
       Outcome outcome = execute();
+      Duration execution = Duration.ofNanos(System.nanoTime() - started);
+      if (outcome.succeeded()) {
+        listener.jobSucceeded(job.actor(), job.queue(), execution);
+      } else {
+        listener.jobFailed(job.actor(), job.queue(), execution);
+      }
       if (job.finish()) {
         completions.accept(new Completion(job, outcome));
       } else {

@@ -2,6 +2,7 @@ package io.taskq.postgres.internal.execution;
 
 import io.taskq.core.JobContext;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -71,6 +72,15 @@ public final class RunningJob implements JobContext {
   @Override
   public Optional<Instant> deadline() {
     return Optional.ofNullable(claim.deadline());
+  }
+
+  /**
+   * From when the job became runnable (its run-at: the enqueue, the scheduled time or the retry
+   * time) to its claim, both from the database clock; never negative.
+   */
+  public Duration pickupLatency() {
+    Duration latency = Duration.between(claim.runAt(), claim.startedAt());
+    return latency.isNegative() ? Duration.ZERO : latency;
   }
 
   /** The fencing token of this attempt (D9). */

@@ -17,13 +17,16 @@ import org.jspecify.annotations.Nullable;
  *     become deliverable when it ends, which nobody notifies
  * @param watermark the retention watermark in the same snapshot ({@link FeedPosition#ZERO} when
  *     nothing was pruned)
+ * @param lag the age of the newest deliverable row by the database clock, zero when there is none:
+ *     the {@code taskq.events.feed_lag} signal
  */
 public record FeedRead(
     List<FeedRow> rows,
     boolean full,
     @Nullable Duration ripensIn,
     boolean heldBack,
-    FeedPosition watermark) {
+    FeedPosition watermark,
+    Duration lag) {
   public FeedRead {
     rows = List.copyOf(rows);
   }

@@ -46,12 +46,13 @@ public final class FeedReader {
     }
   }
 
-  private static FeedRead collect(ResultSet rs, int limit) throws SQLException {
+  private FeedRead collect(ResultSet rs, int limit) throws SQLException {
     List<FeedRow> rows = new ArrayList<>();
     FeedPosition watermark = FeedPosition.ZERO;
     Duration ripensIn = null;
     boolean heldBack = false;
     int seen = 0;
+    long lagMicros = 0;
     while (rs.next()) {
       watermark = new FeedPosition(parseXid(rs.getString("mark_xid")), rs.getLong("mark_id"));
       heldBack = rs.getBoolean("held_back");
@@ -66,10 +67,12 @@ public final class FeedReader {
       }
       if (ripensIn == null) {
         rows.add(row(rs, parseXid(xid)));
+        lagMicros = delayMicros - ripensInMicros; // the row's age at the statement's time
       }
     }
     boolean full = seen == limit && ripensIn == null;
-    return new FeedRead(rows, full, ripensIn, heldBack, watermark);
+    Duration lag = Duration.ofNanos(Math.max(0, lagMicros) * 1000);
+    return new FeedRead(rows, full, ripensIn, heldBack, watermark, lag);
   }
 
   private static FeedRow row(ResultSet rs, long xid) throws SQLException {

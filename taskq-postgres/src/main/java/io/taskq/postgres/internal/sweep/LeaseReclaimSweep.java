@@ -24,7 +24,9 @@ import java.util.List;
  * max_retry_backoff} (disposition {@code repended}); the rest end {@code crashed}. Each job gets
  * one {@code job_attempts} and one {@code job_events} row ({@code kind = 'reclaimed'}, {@code
  * error_class} {@code LeaseExpired} or {@code WorkerLost}), and the workers get one wake NOTIFY
- * when anything was re-pended: all of it one SQL statement (B1, {@code reclaim.sql}).
+ * when anything was re-pended, and reclaim watches one NOTIFY on the events channel {@code
+ * taskq_events_{tag}} when the batch wrote events (E2, M2): all of it one SQL statement (B1, {@code
+ * reclaim.sql}).
  *
  * <p>The batch's {@code taskq.jobs.reclaimed{actor, disposition}} counts are published through
  * {@link MaintenanceListener#jobsReclaimed} only after the batch commits ({@link CommitAware}). Not
@@ -36,6 +38,7 @@ public final class LeaseReclaimSweep implements SweepBatch, CommitAware {
 
   private final String sql;
   private final String wakeChannel;
+  private final String eventsChannel;
   private final long staleAfterMs;
   private final long maxBackoffMs;
   private final MaintenanceListener listener;
@@ -54,6 +57,7 @@ public final class LeaseReclaimSweep implements SweepBatch, CommitAware {
       MaintenanceListener listener) {
     this.sql = NamedStatements.load("io/taskq/postgres/sql/reclaim.sql", schema).get(NAME);
     this.wakeChannel = NotifyChannels.of(schema).wake().name();
+    this.eventsChannel = NotifyChannels.of(schema).events().name();
     this.staleAfterMs = workerStaleAfter.toMillis();
     this.maxBackoffMs = maxRetryBackoff.toMillis();
     this.listener = listener;
@@ -73,6 +77,7 @@ public final class LeaseReclaimSweep implements SweepBatch, CommitAware {
       ps.setLong(2, staleAfterMs);
       ps.setLong(3, maxBackoffMs);
       ps.setString(4, wakeChannel);
+      ps.setString(5, eventsChannel);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           Reclaimed r = new Reclaimed(rs.getString(1), rs.getString(2), rs.getLong(3));

@@ -2,7 +2,9 @@ package io.taskq.postgres.internal.worker;
 
 import io.taskq.core.Actor;
 import io.taskq.core.internal.NotifyChannels;
+import io.taskq.core.spi.JobListener;
 import io.taskq.postgres.internal.FencedWrites;
+import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.WorkerIdentity;
 import io.taskq.postgres.internal.completion.Completer;
@@ -93,7 +95,8 @@ public final class Worker implements AutoCloseable {
       ListenConnectionSource listen,
       WorkerSettings settings,
       Map<String, Actor<?>> actors,
-      @Nullable Executor executor) {
+      @Nullable Executor executor,
+      JobListener jobListener) {
     this.settings = settings;
     String id = WorkerId.random();
     this.identity =
@@ -149,7 +152,8 @@ public final class Worker implements AutoCloseable {
             completer::submit,
             gate::release,
             gate::noteHandlerRun,
-            job -> leaseRelease.release(List.of(job)));
+            job -> leaseRelease.release(List.of(job)),
+            GuardedJobListener.of(jobListener));
     this.dispatcher =
         new Dispatcher(
             gate,
@@ -188,9 +192,28 @@ public final class Worker implements AutoCloseable {
       Collection<Actor<?>> actors,
       @Nullable Executor executor)
       throws SQLException {
+    return start(dataSource, listen, settings, actors, executor, JobListener.NONE);
+  }
+
+  /**
+   * Registers a worker for {@code actors} and starts its loops; {@code jobListener} hears each
+   * job's start and end (guarded: its exceptions are logged and dropped).
+   *
+   * @param executor runs the handlers; null for a pool of {@code concurrency} threads the worker
+   *     owns
+   * @throws SQLException when the worker cannot register (nothing is left running then)
+   */
+  public static Worker start(
+      DataSource dataSource,
+      ListenConnectionSource listen,
+      WorkerSettings settings,
+      Collection<Actor<?>> actors,
+      @Nullable Executor executor,
+      JobListener jobListener)
+      throws SQLException {
     Map<String, Actor<?>> byName = new LinkedHashMap<>();
     actors.forEach(a -> byName.put(a.name(), a));
-    Worker worker = new Worker(dataSource, listen, settings, byName, executor);
+    Worker worker = new Worker(dataSource, listen, settings, byName, executor, jobListener);
     try {
       worker.registration.register(worker.identity, actors);
     } catch (SQLException | RuntimeException e) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.taskq.core.Actor;
+import io.taskq.core.spi.JobListener;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,12 +64,24 @@ class HandlerLauncherTest {
         completions::add,
         freed::incrementAndGet,
         nanos -> {},
-        job -> {});
+        job -> {},
+        JobListener.NONE);
   }
 
   private static ClaimedJob claim(long id) {
     return new ClaimedJob(
-        id, "blocking", "default", 0, Instant.EPOCH, "{}", 1, 3, 100 + id, null, false);
+        id,
+        "blocking",
+        "default",
+        0,
+        Instant.EPOCH,
+        "{}",
+        1,
+        3,
+        100 + id,
+        null,
+        false,
+        Instant.EPOCH);
   }
 
   @Test

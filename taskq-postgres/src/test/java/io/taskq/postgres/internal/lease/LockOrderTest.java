@@ -281,7 +281,18 @@ class LockOrderTest {
       inFlight.add(
           new RunningJob(
               new ClaimedJob(
-                  id, "mailer", "default", 0, Instant.now(), "{}", 1, 3, token, null, false)));
+                  id,
+                  "mailer",
+                  "default",
+                  0,
+                  Instant.now(),
+                  "{}",
+                  1,
+                  3,
+                  token,
+                  null,
+                  false,
+                  Instant.now())));
     }
     return inFlight;
   }

@@ -86,6 +86,7 @@ class ReclaimPlanTest {
         ps.setLong(2, staleAfter.toMillis());
         ps.setLong(3, Duration.ofHours(1).toMillis());
         ps.setString(4, "reclaim_plan_test");
+        ps.setString(5, "reclaim_plan_test_events");
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
             lines.add(rs.getString(1));

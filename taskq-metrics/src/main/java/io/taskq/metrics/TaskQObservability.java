@@ -1,0 +1,208 @@
+package io.taskq.metrics;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.taskq.metrics.http.EndpointHandler;
+import io.taskq.metrics.http.HttpEndpoint;
+import io.taskq.metrics.http.LivenessHandler;
+import io.taskq.metrics.http.MetricsHandler;
+import io.taskq.metrics.http.ProcessState;
+import io.taskq.metrics.http.ReadinessHandler;
+import io.taskq.postgres.QueueBacklog;
+import io.taskq.postgres.TaskQ;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Wires the metrics binding, the gauge samplers and the HTTP endpoint (D15) to one {@link TaskQ}.
+ *
+ * <pre>{@code
+ * PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+ * TaskQMetrics metrics = new TaskQMetrics();
+ * TaskQ taskq = TaskQObservability.listen(TaskQ.builder(dataSource), metrics).build();
+ * try (TaskQObservability observability = TaskQObservability.attach(taskq, metrics, registry)) {
+ *   taskq.register(...);
+ *   taskq.start();
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>{@link #attach} binds {@code metrics} to {@code registry} (unless it is bound to it already),
+ * samples the queue backlog ({@code taskq.queue.depth}, {@code taskq.queue.oldest_pending_age}) and
+ * the reclaim feed's lag (D12) on a daemon thread of its own every sample period while the TaskQ
+ * runs, and builds the {@code /live}, {@code /ready} and {@code /metrics} handlers: readiness from
+ * the TaskQ's lifecycle, {@link TaskQ#health()}, a 2-second database check and the last feed-lag
+ * reading. When {@code TASKQ_HTTP_PORT} is set (it is 0, off, by default) it also serves them on
+ * {@code TASKQ_HTTP_BIND} (default {@code 127.0.0.1}); {@link #routes()} are plain objects to mount
+ * in the application's own server instead. {@link #close()} stops the sampling and the endpoint,
+ * never the TaskQ or the registry.
+ */
+public final class TaskQObservability implements AutoCloseable {
+  /** The default period of the gauge samplers. */
+  public static final Duration DEFAULT_SAMPLE_PERIOD = Duration.ofSeconds(15);
+
+  /** The {@code sweep_name} the queue sampler's failed reads count under. */
+  public static final String QUEUE_SAMPLER = "queue_depth";
+
+  /** The {@code sweep_name} the feed-lag sampler's failed reads count under. */
+  public static final String FEED_LAG_SAMPLER = "event_feed_lag";
+
+  /** How long {@code /ready}'s database check may take. */
+  public static final Duration DATABASE_CHECK_TIMEOUT = Duration.ofSeconds(2);
+
+  private final QueueSampler queueSampler;
+  private final FeedLagSampler feedLagSampler;
+  private final Map<String, EndpointHandler> routes;
+  private final ScheduledExecutorService sampling;
+  private final ScheduledFuture<?> samples;
+  private final @Nullable HttpEndpoint endpoint;
+
+  private TaskQObservability(
+      QueueSampler queueSampler,
+      FeedLagSampler feedLagSampler,
+      Map<String, EndpointHandler> routes,
+      ScheduledExecutorService sampling,
+      ScheduledFuture<?> samples,
+      @Nullable HttpEndpoint endpoint) {
+    this.queueSampler = queueSampler;
+    this.feedLagSampler = feedLagSampler;
+    this.routes = routes;
+    this.sampling = sampling;
+    this.samples = samples;
+    this.endpoint = endpoint;
+  }
+
+  /**
+   * Makes {@code metrics} the builder's maintenance listener and job listener.
+   *
+   * @return {@code builder}
+   */
+  public static TaskQ.Builder listen(TaskQ.Builder builder, TaskQMetrics metrics) {
+    Objects.requireNonNull(metrics, "metrics");
+    return builder.listener(metrics).jobListener(metrics);
+  }
+
+  /**
+   * Attaches with the {@linkplain #DEFAULT_SAMPLE_PERIOD default sample period}; see {@link
+   * #attach(TaskQ, TaskQMetrics, PrometheusMeterRegistry, Duration)}.
+   */
+  public static TaskQObservability attach(
+      TaskQ taskq, TaskQMetrics metrics, PrometheusMeterRegistry registry) {
+    return attach(taskq, metrics, registry, DEFAULT_SAMPLE_PERIOD);
+  }
+
+  /**
+   * Binds {@code metrics} to {@code registry}, starts the samplers and, when configured, the
+   * endpoint. {@code metrics} should be the TaskQ's listeners ({@link #listen}); otherwise the
+   * lifecycle and sweep meters stay empty.
+   *
+   * @param samplePeriod how often the samplers read, positive
+   * @throws IllegalArgumentException when {@code metrics} is bound to another registry, the period
+   *     is not positive, or the configured bind address is not an address of this host
+   * @throws java.io.UncheckedIOException when the configured port cannot be bound
+   */
+  public static TaskQObservability attach(
+      TaskQ taskq, TaskQMetrics metrics, PrometheusMeterRegistry registry, Duration samplePeriod) {
+    Objects.requireNonNull(taskq, "taskq");
+    Objects.requireNonNull(registry, "registry");
+    if (samplePeriod.isNegative() || samplePeriod.isZero()) {
+      throw new IllegalArgumentException("samplePeriod must be positive, was " + samplePeriod);
+    }
+    metrics.bindOnce(registry);
+    QueueSampler queues = metrics.queueSampler(QUEUE_SAMPLER, () -> readings(taskq));
+    FeedLagSampler feedLag =
+        new FeedLagSampler(FEED_LAG_SAMPLER, () -> taskq.reclaimEvents().lag(), registry);
+    ReadinessHandler ready =
+        new ReadinessHandler(
+            taskq::health,
+            () -> state(taskq),
+            () -> taskq.checkDatabase(DATABASE_CHECK_TIMEOUT),
+            feedLag::last);
+    Map<String, EndpointHandler> routes =
+        Collections.unmodifiableMap(
+            HttpEndpoint.standardRoutes(
+                new LivenessHandler(), ready, new MetricsHandler(registry)));
+    ScheduledExecutorService sampling =
+        Executors.newSingleThreadScheduledExecutor(
+            task -> {
+              Thread t = new Thread(task, "taskq-metrics-sampler");
+              t.setDaemon(true);
+              return t;
+            });
+    long millis = samplePeriod.toMillis();
+    ScheduledFuture<?> samples =
+        sampling.scheduleWithFixedDelay(
+            () -> {
+              if (taskq.isRunning()) {
+                queues.sampleOnce();
+                feedLag.sampleOnce();
+              }
+            },
+            0,
+            Math.max(1, millis),
+            TimeUnit.MILLISECONDS);
+    HttpEndpoint endpoint;
+    try {
+      endpoint = HttpEndpoint.fromConfig(taskq.config(), routes).orElse(null);
+    } catch (RuntimeException e) {
+      sampling.shutdownNow();
+      throw e;
+    }
+    return new TaskQObservability(queues, feedLag, routes, sampling, samples, endpoint);
+  }
+
+  private static List<QueueReading> readings(TaskQ taskq) throws Exception {
+    List<QueueReading> out = new ArrayList<>();
+    for (QueueBacklog b : taskq.queueBacklog()) {
+      out.add(new QueueReading(b.queue(), b.depth(), b.oldestPendingAge()));
+    }
+    return out;
+  }
+
+  private static ProcessState state(TaskQ taskq) {
+    if (taskq.isClosed()) {
+      return ProcessState.STOPPING;
+    }
+    return taskq.isRunning() ? ProcessState.RUNNING : ProcessState.STARTING;
+  }
+
+  /** {@code /live}, {@code /ready} and {@code /metrics}, to mount in the application's server. */
+  public Map<String, EndpointHandler> routes() {
+    return routes;
+  }
+
+  /** The queue-depth sampler ({@code sweep_name} {@value #QUEUE_SAMPLER}). */
+  public QueueSampler queueSampler() {
+    return queueSampler;
+  }
+
+  /** The feed-lag sampler ({@code sweep_name} {@value #FEED_LAG_SAMPLER}). */
+  public FeedLagSampler feedLagSampler() {
+    return feedLagSampler;
+  }
+
+  /** The address the endpoint listens on; empty when {@code TASKQ_HTTP_PORT} is 0 (off). */
+  public Optional<InetSocketAddress> endpointAddress() {
+    return endpoint == null ? Optional.empty() : Optional.of(endpoint.address());
+  }
+
+  /** Stops the samplers and the endpoint; the TaskQ and the registry are left as they are. */
+  @Override
+  public void close() {
+    samples.cancel(false);
+    sampling.shutdownNow();
+    if (endpoint != null) {
+      endpoint.close();
+    }
+  }
+}
