@@ -23,13 +23,15 @@ held AS (
 -- many jobs rows at once (this one, release, complete) locks them in that one order, so two of
 -- them over overlapping ids wait for each other instead of deadlocking (40P01). The S1 sweep
 -- locks with SKIP LOCKED, which never waits.
+-- The jobs side carries no restriction (status, owner): with statistics that lag behind a burst
+-- of claims, a restriction makes the planner expect one row there and loop over the whole array
+-- for each held job (quadratic in the jobs held). Unrestricted, jobs is looked up by primary key
+-- once per held job; status and owner are read from the locked row, and the UPDATE needs no
+-- restriction either, as the rows are locked.
 locked AS MATERIALIZED (
-  SELECT j.id
-    FROM {schema}.jobs j
-    JOIN held ON held.id = j.id AND held.token = j.lease_token
-   WHERE j.id = ANY (ARRAY(SELECT id FROM held))
-     AND j.status = 'running'
-     AND j.locked_by = (SELECT id FROM me)
+  SELECT j.id, j.status = 'running' AND j.locked_by = (SELECT id FROM me) AS mine
+    FROM held
+    JOIN {schema}.jobs j ON j.id = held.id AND j.lease_token = held.token
    ORDER BY j.id
      FOR UPDATE OF j
 )
@@ -37,7 +39,7 @@ UPDATE {schema}.jobs j
    SET lock_expires_at = clock_timestamp() + ? * interval '1 millisecond'
   FROM locked
  WHERE j.id = locked.id
-   AND j.status = 'running'
+   AND locked.mine
    AND j.locked_by = ?
 RETURNING j.id, j.lease_token, j.cancel_requested_at IS NOT NULL AS cancel_requested;
 
@@ -55,13 +57,12 @@ WITH params AS (
 held AS (
   SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS t(id, token)
 ),
--- L4: locked in job id order first, like heartbeat and complete (no deadlock between them).
+-- L4: locked in job id order first, like heartbeat and complete (no deadlock between them); no
+-- restriction on the jobs side, for the reason given at heartbeat.
 locked AS MATERIALIZED (
-  SELECT j.id
-    FROM {schema}.jobs j
-    JOIN held ON held.id = j.id AND held.token = j.lease_token
-   WHERE j.id = ANY (ARRAY(SELECT id FROM held))
-     AND j.status = 'running'
+  SELECT j.id, j.status = 'running' AS live
+    FROM held
+    JOIN {schema}.jobs j ON j.id = held.id AND j.lease_token = held.token
    ORDER BY j.id
      FOR UPDATE OF j
 ),
@@ -75,7 +76,7 @@ released AS (
          lock_expires_at = NULL
     FROM locked
    WHERE j.id = locked.id
-     AND j.status = 'running'
+     AND locked.live
   RETURNING j.id, j.lease_token, j.status, j.actor, j.queue, j.started_at,
             CASE WHEN j.status = 'pending' THEN j.attempt + 1 ELSE j.attempt END AS attempt
 ),
