@@ -5,7 +5,11 @@ import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
 import io.taskq.core.spi.JobListener;
+import io.taskq.postgres.internal.CallerText;
 import io.taskq.postgres.internal.GuardedJobListener;
+import io.taskq.postgres.internal.bulk.BulkFaults;
+import io.taskq.postgres.internal.bulk.BulkOperations;
+import io.taskq.postgres.internal.client.BatchWriter;
 import io.taskq.postgres.internal.client.JobInserter;
 import io.taskq.postgres.internal.client.JobStatements;
 import io.taskq.postgres.internal.client.Transactions;
@@ -23,8 +27,10 @@ import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
- * Enqueues, looks up and cancels jobs in one schema (L2, L6, L8). Thread-safe; holds no connection
- * between calls.
+ * Enqueues, looks up and cancels jobs in one schema (L2, L6, L8), enqueues batches with a
+ * completion hook (L9, {@link #enqueueBatch(BatchRequest)}), and runs the operator's bulk
+ * operations ({@link #cancelWhere(CancelFilter)}, {@link #deregisterActor(String, boolean)}; S13,
+ * F1-F4). Thread-safe; holds no connection between calls.
  *
  * <p>Two ways to enqueue:
  *
@@ -55,11 +61,19 @@ public final class JobsClient {
   /** The default statement timeout; below the default socket timeout (D10). */
   public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(10);
 
+  /** {@code TASKQ_EVENT_WRITER_BATCH_SIZE}'s default: rows per batch of a bulk operation. */
+  public static final int DEFAULT_EVENT_WRITER_BATCH_SIZE = 100;
+
+  /** {@code TASKQ_EVENT_WRITER_STATEMENT_TIMEOUT_MS}'s default: each bulk batch's bound. */
+  public static final Duration DEFAULT_EVENT_WRITER_STATEMENT_TIMEOUT = Duration.ofMillis(1750);
+
   private final DataSource dataSource;
   private final SchemaName schema;
   private final JobInserter inserter;
   private final JobStatements statements;
   private final Function<String, Optional<RetryPolicy>> actorPolicies;
+  private final BatchWriter batches;
+  private final BulkOperations bulk;
   private final JobListener listener;
 
   private JobsClient(Builder b) {
@@ -69,6 +83,14 @@ public final class JobsClient {
     this.inserter = new JobInserter(schema, b.maxPayloadBytes, timeoutSeconds);
     this.statements = new JobStatements(schema, timeoutSeconds);
     this.actorPolicies = b.actorPolicies;
+    this.batches = new BatchWriter(schema, inserter, timeoutSeconds);
+    this.bulk =
+        new BulkOperations(
+            dataSource,
+            schema,
+            b.eventWriterBatchSize,
+            b.eventWriterStatementTimeout,
+            timeoutSeconds);
     this.listener = GuardedJobListener.of(b.listener);
   }
 
@@ -94,7 +116,9 @@ public final class JobsClient {
             : DEFAULT_STATEMENT_TIMEOUT;
     return builder(dataSource, config.schemaName())
         .maxPayloadBytes(config.maxPayloadBytes())
-        .statementTimeout(timeout);
+        .statementTimeout(timeout)
+        .eventWriterBatchSize(config.eventWriterBatchSize())
+        .eventWriterStatementTimeout(config.eventWriterStatementTimeout());
   }
 
   /** A builder for a client of {@code schema} on {@code dataSource}. */
@@ -218,6 +242,123 @@ public final class JobsClient {
     return stamped == null ? requests : stamped;
   }
 
+  /**
+   * Enqueues a batch (L9) in one transaction: the batch row with its completion hook, and every
+   * member, all or nothing. When the last member reaches a terminal status, the transaction that
+   * makes it terminal completes the batch and enqueues the hook, exactly once.
+   *
+   * @throws IllegalArgumentException when a payload (a member's or the hook's) is over the limit
+   * @throws JobStoreException when the database call fails
+   */
+  public EnqueuedBatch enqueueBatch(BatchRequest request) {
+    validate(request);
+    EnqueuedBatch batch;
+    try (Connection c = dataSource.getConnection()) {
+      batch = Transactions.owned(c, true, conn -> batches.insert(conn, request));
+    } catch (SQLException e) {
+      throw failure("enqueue a batch of", request.members().size(), e);
+    }
+    enqueued(request.members());
+    return batch;
+  }
+
+  /**
+   * Enqueues a batch on the caller's connection, inside the caller's transaction when one is open:
+   * the batch and its members exist if and only if the caller's work commits. See {@link
+   * #enqueue(Connection, JobRequest)}.
+   */
+  public EnqueuedBatch enqueueBatch(Connection connection, BatchRequest request) {
+    Objects.requireNonNull(connection, "connection");
+    validate(request);
+    EnqueuedBatch batch;
+    try {
+      batch = Transactions.borrowed(connection, true, conn -> batches.insert(conn, request));
+    } catch (SQLException e) {
+      throw failure("enqueue a batch of", request.members().size(), e);
+    }
+    enqueued(request.members());
+    return batch;
+  }
+
+  private void validate(BatchRequest request) {
+    Objects.requireNonNull(request, "request");
+    inserter.validate(request.members());
+    JobRequest hook = request.hook();
+    if (hook != null) {
+      inserter.validate(List.of(hook));
+    }
+  }
+
+  /** The batch with {@code id} in this schema, or empty. */
+  public Optional<BatchInfo> findBatch(long id) {
+    try (Connection c = dataSource.getConnection()) {
+      return batches.find(c, id);
+    } catch (SQLException e) {
+      throw new JobStoreException("cannot look up batch " + id + " in " + schema.quoted(), e);
+    }
+  }
+
+  /**
+   * Cancels every job {@code filter} matches (S13, F1-F3); see {@link #cancelWhere(CancelFilter,
+   * BulkProgressListener)}.
+   */
+  public BulkCancelResult cancelWhere(CancelFilter filter) {
+    return cancelWhere(filter, BulkProgressListener.NONE);
+  }
+
+  /**
+   * Cancels every job {@code filter} matches (S13, F1-F3), in committed batches of {@code
+   * TASKQ_EVENT_WRITER_BATCH_SIZE} jobs, each under {@code TASKQ_EVENT_WRITER_STATEMENT_TIMEOUT_MS}
+   * with its {@code job_events} rows in the same transaction. Scheduled and pending jobs become
+   * {@code cancelled}; running jobs get a cancel request. Only jobs that exist when the call starts
+   * are matched. {@code listener} hears of every committed batch (D16).
+   *
+   * <p>A failure leaves every committed batch in place and is thrown as a {@link
+   * BulkOperationException} carrying the progress; calling again continues where it stopped. A
+   * batch that deadlocks is retried (3 attempts in all, backoff with jitter); when all fail, {@link
+   * DeadlockRetriesExhaustedException}.
+   */
+  public BulkCancelResult cancelWhere(CancelFilter filter, BulkProgressListener listener) {
+    Objects.requireNonNull(filter, "filter");
+    Objects.requireNonNull(listener, "listener");
+    return bulk.cancelWhere(filter, listener);
+  }
+
+  /**
+   * Deregisters {@code actor} (F4); see {@link #deregisterActor(String, boolean, boolean,
+   * BulkProgressListener)}, without a queue purge.
+   */
+  public DeregistrationResult deregisterActor(String name, boolean force) {
+    return deregisterActor(name, force, false, BulkProgressListener.NONE);
+  }
+
+  /**
+   * Deregisters {@code actor} (S13, F4).
+   *
+   * <p>Without {@code force}, refuses with {@link ActorBusyException} while the actor has any
+   * scheduled, pending or running job. With {@code force}, refuses while it has running jobs, then
+   * cancels its scheduled and pending jobs in committed batches exactly like {@link #cancelWhere}.
+   * Either way it ends with one small transaction: the actor's cron schedules are disabled (when
+   * the schema has cron schedules), its {@code actor_config} row is deleted, its finished jobs are
+   * counted (they stay as history until prune), and with {@code purgeQueue} the free
+   * concurrency-limit slots of the actor (actor and keyed caps), and of its queue when no other
+   * registered actor serves it, are deleted. Jobs enqueued for the actor afterwards are not
+   * refused; a worker that still registers it re-creates its {@code actor_config} row.
+   */
+  public DeregistrationResult deregisterActor(
+      String name, boolean force, boolean purgeQueue, BulkProgressListener listener) {
+    String actor =
+        CallerText.requireName(
+            "actor", Objects.requireNonNull(name, "actor"), JobRequest.MAX_NAME_CHARS);
+    Objects.requireNonNull(listener, "listener");
+    return bulk.deregisterActor(actor, force, purgeQueue, listener);
+  }
+
+  /** The test seams of the bulk drain (Q1). */
+  BulkFaults bulkFaults() {
+    return bulk.faults();
+  }
+
   private JobStoreException failure(String what, int jobs, SQLException e) {
     return new JobStoreException(
         "cannot " + what + " " + jobs + (jobs == 1 ? " job" : " jobs") + " in " + schema.quoted(),
@@ -231,6 +372,8 @@ public final class JobsClient {
     private long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
     private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
     private Function<String, Optional<RetryPolicy>> actorPolicies = actor -> Optional.empty();
+    private int eventWriterBatchSize = DEFAULT_EVENT_WRITER_BATCH_SIZE;
+    private Duration eventWriterStatementTimeout = DEFAULT_EVENT_WRITER_STATEMENT_TIMEOUT;
     private JobListener listener = JobListener.NONE;
 
     private Builder(DataSource dataSource, SchemaName schema) {
@@ -282,6 +425,34 @@ public final class JobsClient {
     /** The actor policy lookup (a {@code TaskQ} passes a live view of its registered actors). */
     Builder actorPolicies(Function<String, Optional<RetryPolicy>> lookup) {
       this.actorPolicies = Objects.requireNonNull(lookup, "actorPolicies");
+      return this;
+    }
+
+    /**
+     * Rows per committed batch of a bulk operation ({@code TASKQ_EVENT_WRITER_BATCH_SIZE}); 1 to 10
+     * 000. Default 100.
+     */
+    public Builder eventWriterBatchSize(int rows) {
+      if (rows < 1 || rows > 10_000) {
+        throw new IllegalArgumentException(
+            "eventWriterBatchSize must be in [1, 10000], was " + rows);
+      }
+      this.eventWriterBatchSize = rows;
+      return this;
+    }
+
+    /**
+     * The server-side statement timeout of each batch of a bulk operation ({@code
+     * TASKQ_EVENT_WRITER_STATEMENT_TIMEOUT_MS}); 1 ms to 1 h. Default 1750 ms.
+     */
+    public Builder eventWriterStatementTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "eventWriterStatementTimeout");
+      if (timeout.compareTo(Duration.ofMillis(1)) < 0
+          || timeout.compareTo(Duration.ofHours(1)) > 0) {
+        throw new IllegalArgumentException(
+            "eventWriterStatementTimeout must be in [PT0.001S, PT1H], was " + timeout);
+      }
+      this.eventWriterStatementTimeout = timeout;
       return this;
     }
 

@@ -1,6 +1,7 @@
 package io.taskq.postgres.internal;
 
 import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
 import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -15,12 +16,27 @@ import java.util.concurrent.atomic.AtomicInteger;
  * side cannot disturb each other.
  */
 public final class FaultSeam {
+  /** The SQLSTATE of a deadlock, for {@link #FaultSeam(String, String)}. */
+  public static final String DEADLOCK = "40P01";
+
   private final String name;
+  private final String sqlState;
   private final AtomicInteger armed = new AtomicInteger();
   private final AtomicInteger fired = new AtomicInteger();
 
+  /** A seam that fabricates a transient connection failure (SQLSTATE 08006). */
   public FaultSeam(String name) {
+    this(name, "08006");
+  }
+
+  /**
+   * A seam that fabricates a failure with {@code sqlState}: a {@link
+   * SQLTransactionRollbackException} for class 40 (a deadlock is {@value #DEADLOCK}), else a
+   * transient connection failure carrying the state.
+   */
+  public FaultSeam(String name, String sqlState) {
     this.name = name;
+    this.sqlState = sqlState;
   }
 
   /** Adds {@code faults} faults to the next checks. */
@@ -34,12 +50,16 @@ public final class FaultSeam {
   /**
    * Throws one armed fault, if any is left.
    *
-   * @throws SQLException a fabricated transient connection failure (SQLSTATE 08006)
+   * @throws SQLException a fabricated failure (SQLSTATE 08006 unless the seam names another)
    */
   public void check() throws SQLException {
     if (armed.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0) {
       fired.incrementAndGet();
-      throw new SQLTransientConnectionException("injected fault at seam '" + name + "'", "08006");
+      String message = "injected fault at seam '" + name + "'";
+      if (sqlState.startsWith("40")) {
+        throw new SQLTransactionRollbackException(message, sqlState);
+      }
+      throw new SQLTransientConnectionException(message, sqlState);
     }
   }
 

@@ -20,10 +20,12 @@ public final class NamedStatements {
   private static final String MARKER = "-- name:";
 
   private final String resource;
+  private final SchemaName schema;
   private final Map<String, String> statements;
 
-  private NamedStatements(String resource, Map<String, String> statements) {
+  private NamedStatements(String resource, SchemaName schema, Map<String, String> statements) {
     this.resource = resource;
+    this.schema = schema;
     this.statements = statements;
   }
 
@@ -50,7 +52,7 @@ public final class NamedStatements {
     if (statements.isEmpty()) {
       throw new IllegalStateException(resource + " holds no '-- name:' statement");
     }
-    return new NamedStatements(resource, Map.copyOf(statements));
+    return new NamedStatements(resource, schema, Map.copyOf(statements));
   }
 
   /** Reads a classpath resource as UTF-8 text. */
@@ -89,6 +91,11 @@ public final class NamedStatements {
           resource + ": statement '" + name + "' is unnamed, empty or defined twice");
     }
     into.put(name, substitute(sql, schema));
+  }
+
+  /** The schema substituted into these statements. */
+  public SchemaName schema() {
+    return schema;
   }
 
   /**

@@ -17,7 +17,7 @@
 -- 'live'): see heartbeat in lease.sql for why.
 -- Binds: result TTL ms, max retry backoff ms, worker id, then the batch as parallel arrays:
 -- ids bigint[], tokens bigint[], succeeded boolean[], results text[], error classes text[],
--- messages text[], stacks text[].
+-- messages text[], stacks text[]; last, the wake channel (L9: a batch hook's wake).
 WITH params AS (
   SELECT ?::bigint AS result_ttl_ms, ?::bigint AS max_backoff_ms, ?::text AS worker_id
 ),
@@ -65,7 +65,7 @@ done AS (
    WHERE j.id = d.id
      AND d.live
   RETURNING j.id, j.status, d.attempt, d.actor, d.queue, d.started_at, d.succeeded, d.worker_id,
-            d.error_class, d.error_message, d.error_stack,
+            d.error_class, d.error_message, d.error_stack, j.batch_id,
             (extract(epoch FROM (j.run_at - clock_timestamp())) * 1000)::bigint AS retry_in_ms
 ),
 attempts AS (
@@ -86,5 +86,17 @@ events AS (
          clock_timestamp() + (row_number() OVER (ORDER BY id) - 1) * interval '1 microsecond'
     FROM done
    WHERE status <> 'succeeded'
+),
+-- L9: the batch side of the members this statement finished, after their job rows are locked
+-- (V004's settle_batch_members locks the batch rows in id order and enqueues a completed batch's
+-- hook exactly once). Skipped (CASE) when no finished row is a batch member. The aggregate always
+-- yields one row, so joining it keeps the result and forces the call.
+-- Binds: the wake channel, for a hook job.
+settled AS (
+  SELECT CASE WHEN count(*) > 0
+              THEN {schema}.settle_batch_members(array_agg(batch_id), array_agg(status), ?::text)
+              ELSE 0 END AS completed
+    FROM done
+   WHERE batch_id IS NOT NULL AND status <> 'pending'
 )
-SELECT id, status, retry_in_ms FROM done;
+SELECT id, status, retry_in_ms FROM done CROSS JOIN settled;

@@ -3,9 +3,9 @@
 -- name: sweep_deadline_exceeded
 -- S2/B1: ONE statement per batch: the LIMIT-ed snap, the driving UPDATE, one batched
 -- job_attempts INSERT and one batched job_events INSERT (B6: same transaction).
--- Binds: batch size.
+-- Binds: batch size, wake channel (L9: a completed batch's hook).
 WITH params AS MATERIALIZED (
-  SELECT ?::integer AS batch_size
+  SELECT ?::integer AS batch_size, ?::text AS wake_channel
 ),
 -- S2: jobs not yet terminal whose schedule_to_close deadline passed.
 -- B4: select on statement_timestamp() (jobs_deadline_idx). U2: FOR UPDATE SKIP LOCKED.
@@ -37,7 +37,7 @@ failed AS (
             -- The attempt the deadline ended: the running one, else the next one, which never
             -- starts (so no two attempt rows of a job share a number).
             CASE WHEN o.was = 'running' THEN j.attempt ELSE j.attempt + 1 END AS attempt,
-            o.was
+            o.was, j.batch_id
 ),
 -- S2/B1: one batched job_attempts INSERT.
 attempts AS (
@@ -62,5 +62,15 @@ events AS (
     FROM failed f
    CROSS JOIN stamp s
    ORDER BY f.id
+),
+-- L9: failed batch members count towards their batch (V004's settle_batch_members, after the
+-- job rows are locked); the last one completes the batch and enqueues its hook.
+settled AS (
+  SELECT CASE WHEN count(*) > 0
+              THEN {schema}.settle_batch_members(array_agg(f.batch_id), array_agg('failed'::text),
+                                                 (SELECT wake_channel FROM params))
+              ELSE 0 END AS completed
+    FROM failed f
+   WHERE f.batch_id IS NOT NULL
 )
-SELECT count(*) AS failed FROM failed;
+SELECT count(*) AS failed FROM failed CROSS JOIN settled;

@@ -22,11 +22,14 @@ WITH mark AS (
 ),
 -- D12: committed rows at or above xmin wait for an older transaction to end; nobody notifies when
 -- it does, so the watch polls again soon. Such rows always sort after the cursor.
+-- Written as max() rather than EXISTS so the plan is always one backward step on
+-- job_events_feed_idx: the planner cannot estimate the xmin comparison, and an EXISTS over it
+-- may be planned as a sequential scan.
 held AS (
-  SELECT EXISTS (SELECT 1
-                   FROM {schema}.job_events e
-                  WHERE e.kind = 'reclaimed'
-                    AND e.writer_xid >= pg_snapshot_xmin(pg_current_snapshot())) AS held_back
+  SELECT COALESCE((SELECT max(e.writer_xid)
+                     FROM {schema}.job_events e
+                    WHERE e.kind = 'reclaimed')
+                  >= pg_snapshot_xmin(pg_current_snapshot()), false) AS held_back
 ),
 page AS (
   SELECT e.event_id, e.writer_xid, e.job_id, e.actor, e.queue, e.attempt, e.disposition,

@@ -35,7 +35,7 @@ LIMIT 1
 -- L8: a running job's owner is told at once: one pg_notify on its worker channel
 -- (taskq_worker_{tag}_{locked_by}, M2), sent on commit of this same statement, so the handler sees
 -- the request without waiting for the next heartbeat. The payload is the job id only (D11).
--- Binds: the job id, then the worker channel prefix (taskq_worker_{tag}_).
+-- Binds: the job id, the worker channel prefix (taskq_worker_{tag}_), the wake channel (L9 hook).
 -- Result: one row (the job's new status) when the job was cancellable, none otherwise.
 WITH changed AS (
   UPDATE {schema}.jobs
@@ -46,7 +46,7 @@ WITH changed AS (
                                  ELSE cancel_requested_at END
   WHERE id = ?
     AND status IN ('scheduled', 'pending', 'running')
-  RETURNING id, status, actor, queue, attempt, finished_at, locked_by
+  RETURNING id, status, actor, queue, attempt, finished_at, locked_by, batch_id
 ),
 event AS (
   INSERT INTO {schema}.job_events (job_id, kind, actor, queue, attempt, occurred_at)
@@ -59,8 +59,17 @@ notified AS (
   SELECT count(pg_notify(?::text || locked_by, id::text)) AS sent
   FROM changed
   WHERE status = 'running' AND locked_by IS NOT NULL
+),
+-- L9: a cancelled batch member counts towards its batch (V004's settle_batch_members, after the
+-- job row is locked); the last one completes the batch and enqueues its hook.
+settled AS (
+  SELECT CASE WHEN count(*) > 0
+              THEN {schema}.settle_batch_members(array_agg(batch_id), array_agg(status), ?::text)
+              ELSE 0 END AS completed
+    FROM changed
+   WHERE batch_id IS NOT NULL AND status = 'cancelled'
 )
-SELECT status FROM changed CROSS JOIN notified
+SELECT status FROM changed CROSS JOIN notified CROSS JOIN settled
 
 -- name: status
 -- After a cancel that changed nothing: is the job terminal, or unknown?

@@ -50,7 +50,7 @@ RETURNING j.id, j.lease_token, j.cancel_requested_at IS NOT NULL AS cancel_reque
 -- 'released'). A job with a cancel in flight ends 'cancelled' instead (L8).
 -- D9: only under this worker's lease token, and only while still 'running'.
 -- B6: the attempt and event rows commit with the transition.
--- Binds: worker id, ids bigint[], tokens bigint[].
+-- Binds: worker id, ids bigint[], tokens bigint[], the wake channel (L9 hook).
 WITH params AS (
   SELECT ?::text AS worker_id
 ),
@@ -77,7 +77,7 @@ released AS (
     FROM locked
    WHERE j.id = locked.id
      AND locked.live
-  RETURNING j.id, j.lease_token, j.status, j.actor, j.queue, j.started_at,
+  RETURNING j.id, j.lease_token, j.status, j.actor, j.queue, j.started_at, j.batch_id,
             CASE WHEN j.status = 'pending' THEN j.attempt + 1 ELSE j.attempt END AS attempt
 ),
 attempts AS (
@@ -93,8 +93,17 @@ events AS (
          actor, queue, attempt, status,
          clock_timestamp() + (row_number() OVER (ORDER BY id) - 1) * interval '1 microsecond'
     FROM released
+),
+-- L9: a released job that ended 'cancelled' counts towards its batch (V004's
+-- settle_batch_members, after the job rows are locked).
+settled AS (
+  SELECT CASE WHEN count(*) > 0
+              THEN {schema}.settle_batch_members(array_agg(batch_id), array_agg(status), ?::text)
+              ELSE 0 END AS completed
+    FROM released
+   WHERE batch_id IS NOT NULL AND status = 'cancelled'
 )
-SELECT id, lease_token, status FROM released;
+SELECT id, lease_token, status FROM released CROSS JOIN settled;
 
 -- name: wake
 -- D11: wake every worker of the schema after jobs were handed back; the payload is empty and

@@ -105,7 +105,7 @@ reclaimed AS (
      AND j.id = ANY (ARRAY(SELECT id FROM picked))
      AND j.status = 'running'
   RETURNING j.id, j.status, j.attempt, j.actor, j.queue, j.error_class, j.error_message,
-            k.locked_by, k.started_at,
+            k.locked_by, k.started_at, j.batch_id,
             CASE j.status WHEN 'pending' THEN 'repended'
                           WHEN 'crashed' THEN 'crashed'
                           WHEN 'cancelled' THEN 'cancelled'
@@ -142,6 +142,17 @@ counts AS (
   SELECT r.actor, r.disposition, count(*) AS n
     FROM reclaimed r
    GROUP BY r.actor, r.disposition
+),
+-- L9: reclaimed batch members that ended 'crashed' or 'cancelled' count towards their batch
+-- (V004's settle_batch_members, after the job rows are locked); the last one completes the batch
+-- and enqueues its hook, woken on the wake channel.
+settled AS (
+  SELECT CASE WHEN count(*) > 0
+              THEN {schema}.settle_batch_members(array_agg(r.batch_id), array_agg(r.status),
+                                                 (SELECT wake_channel FROM params))
+              ELSE 0 END AS completed
+    FROM reclaimed r
+   WHERE r.batch_id IS NOT NULL AND r.status IN ('crashed', 'cancelled')
 )
 -- O5: the batch's taskq.jobs.reclaimed{actor, disposition} increments.
 -- S1/D11: one wake NOTIFY when anything went back to pending (an uncorrelated scalar subquery is
@@ -153,4 +164,5 @@ SELECT c.actor, c.disposition, c.n,
 -- E2/M2/B1: one events NOTIFY per batch that wrote reclaim events (counts is empty otherwise, so
 -- this uncorrelated subquery runs once or not at all), delivered at commit, empty payload.
        (SELECT count(pg_notify(p.events_channel, '')) FROM params p) AS announced
-  FROM counts c;
+  FROM counts c
+ CROSS JOIN settled;

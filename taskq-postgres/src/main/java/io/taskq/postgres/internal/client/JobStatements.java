@@ -17,15 +17,17 @@ public final class JobStatements {
   private final NamedStatements sql;
   private final int timeoutSeconds;
   private final String workerChannelPrefix;
+  private final String wakeChannel;
 
   public JobStatements(SchemaName schema, int timeoutSeconds) {
     this.sql = NamedStatements.load("io/taskq/postgres/sql/jobs.sql", schema);
     this.timeoutSeconds = timeoutSeconds;
     this.workerChannelPrefix = workerChannelPrefix(schema);
+    this.wakeChannel = NotifyChannels.of(schema).wake().name();
   }
 
   /** {@code taskq_worker_{tag}_}: the owner's channel is this followed by its worker id. */
-  private static String workerChannelPrefix(SchemaName schema) {
+  public static String workerChannelPrefix(SchemaName schema) {
     String probe = "0";
     String channel = NotifyChannels.of(schema).worker(probe).name();
     return channel.substring(0, channel.length() - probe.length());
@@ -53,6 +55,7 @@ public final class JobStatements {
       ps.setQueryTimeout(timeoutSeconds);
       ps.setLong(1, id);
       ps.setString(2, workerChannelPrefix);
+      ps.setString(3, wakeChannel);
       try (ResultSet rs = ps.executeQuery()) {
         if (rs.next()) {
           return JobStatus.fromDb(rs.getString(1)) == JobStatus.RUNNING

@@ -1,5 +1,6 @@
 package io.taskq.postgres.internal.completion;
 
+import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.FaultSeam;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.execution.Completion;
@@ -23,6 +24,7 @@ import javax.sql.DataSource;
 public final class CompletionWriter {
   private final DataSource dataSource;
   private final String sql;
+  private final String wakeChannel;
   private final String workerId;
   private final long resultTtlMillis;
   private final long maxRetryBackoffMillis;
@@ -37,6 +39,7 @@ public final class CompletionWriter {
       FaultSeam seam) {
     this.dataSource = dataSource;
     this.sql = statements.get("complete");
+    this.wakeChannel = NotifyChannels.of(statements.schema()).wake().name();
     this.workerId = workerId;
     this.resultTtlMillis = resultTtl.toMillis();
     this.maxRetryBackoffMillis = maxRetryBackoff.toMillis();
@@ -92,6 +95,7 @@ public final class CompletionWriter {
     s.setArray(8, array(c, "text", classes));
     s.setArray(9, array(c, "text", messages));
     s.setArray(10, array(c, "text", stacks));
+    s.setString(11, wakeChannel);
   }
 
   private static Array array(Connection c, String type, Object[] values) throws SQLException {

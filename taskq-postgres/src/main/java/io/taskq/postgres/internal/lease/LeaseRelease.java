@@ -117,6 +117,7 @@ public final class LeaseRelease {
       s.setString(1, workerId);
       s.setArray(2, c.createArrayOf("bigint", ids));
       s.setArray(3, c.createArrayOf("bigint", tokens));
+      s.setString(4, wakeChannel);
       Set<Long> released = new HashSet<>();
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {

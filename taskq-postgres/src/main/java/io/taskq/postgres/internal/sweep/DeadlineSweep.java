@@ -1,6 +1,7 @@
 package io.taskq.postgres.internal.sweep;
 
 import io.taskq.core.SchemaName;
+import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.NamedStatements;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,10 +23,12 @@ public final class DeadlineSweep implements SweepBatch {
   public static final String NAME = "sweep_deadline_exceeded";
 
   private final String sql;
+  private final String wakeChannel;
 
   /** The sweep for {@code schema}. */
   public DeadlineSweep(SchemaName schema) {
     this.sql = NamedStatements.load("io/taskq/postgres/sql/deadline.sql", schema).get(NAME);
+    this.wakeChannel = NotifyChannels.of(schema).wake().name();
   }
 
   @Override
@@ -37,6 +40,7 @@ public final class DeadlineSweep implements SweepBatch {
   public int run(Connection tx, int batchSize) throws SQLException {
     try (PreparedStatement ps = tx.prepareStatement(sql)) {
       ps.setInt(1, batchSize);
+      ps.setString(2, wakeChannel);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return rs.getInt(1);

@@ -17,8 +17,11 @@ import java.sql.SQLException;
  * and marks the batch {@code completed} with its counts and {@code hook_job_id}. The lock plus the
  * {@code status = 'active'} re-check on the locked row make the hook fire exactly once, whether the
  * race is with a second leader running this sweep or with the completion path of the last member
- * (which must lock the batch row {@code FOR UPDATE} and check the status the same way). No {@code
- * job_events} rows. Not breaker-wrapped (T2).
+ * ({@code settle_batch_members}, V004: every statement that makes jobs terminal locks the batch row
+ * {@code FOR UPDATE} after its job rows and checks the status the same way; a member whose
+ * transition has not committed is still open in this sweep's snapshot, so its batch is left to it).
+ * The sweep's recount overwrites the counters the completion path kept. No {@code job_events} rows.
+ * Not breaker-wrapped (T2).
  */
 public final class StaleBatchSweep implements SweepBatch {
   /** The sweep's name in metrics and logs. */

@@ -106,6 +106,7 @@ class WorkerIndexUsageTest {
       ps.setArray(8, c.createArrayOf("text", new Object[] {null, "E"}));
       ps.setArray(9, c.createArrayOf("text", new Object[] {null, "m"}));
       ps.setArray(10, c.createArrayOf("text", new Object[] {null, "s"}));
+      ps.setString(11, "taskq_wake_0123456789");
       assertThat(read(ps)).contains("jobs_pkey").doesNotContain("Seq Scan on jobs");
     }
   }
@@ -117,6 +118,7 @@ class WorkerIndexUsageTest {
       ps.setString(1, "w1");
       ps.setArray(2, c.createArrayOf("bigint", new Object[] {10L}));
       ps.setArray(3, c.createArrayOf("bigint", new Object[] {10L}));
+      ps.setString(4, "taskq_wake_0123456789");
       assertThat(read(ps)).contains("jobs_pkey").doesNotContain("Seq Scan on jobs");
     }
   }
