@@ -11,6 +11,9 @@ import io.taskq.core.spi.MaintenanceListener;
 import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.OwnedPool;
+import io.taskq.postgres.internal.cron.CronFaults;
+import io.taskq.postgres.internal.cron.CronLoop;
+import io.taskq.postgres.internal.cron.PayloadFactories;
 import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
 import io.taskq.postgres.internal.leader.LeaderConnectionSource;
 import io.taskq.postgres.internal.maintenance.Maintenance;
@@ -71,6 +74,10 @@ import org.jspecify.annotations.Nullable;
  * set the direct URL. {@link #health()} and {@link #isLeader()} report on it; {@link
  * Builder#maintenance(boolean)} turns it off for processes that should never lead.
  *
+ * <p><b>Cron.</b> With maintenance on, {@link #start()} also starts the cron loop (S12): every
+ * second it fires the due schedules of {@link #schedules()}, one tick at a time per schema under
+ * the {@code taskq:cron:{schema}} lock, whichever process gets it ({@code docs/cron.md}).
+ *
  * <p><b>Observability.</b> {@link Builder#listener(MaintenanceListener)} hears the maintenance
  * signals and {@link Builder#jobListener(JobListener)} the job lifecycle (enqueues, starts,
  * successes, failures, the reclaim feed's lag); the Micrometer binding {@code TaskQMetrics}
@@ -103,6 +110,10 @@ public final class TaskQ implements AutoCloseable {
   private @Nullable ReclaimEventFeed reclaimEvents;
   private @Nullable Worker worker;
   private @Nullable Maintenance maintenance;
+  private final PayloadFactories payloadFactories = new PayloadFactories();
+  private final CronFaults cronFaults = new CronFaults();
+  private @Nullable CronLoop cron;
+  private @Nullable Schedules schedules;
 
   private TaskQ(Builder builder, TaskQConfig config) {
     this.config = config;
@@ -174,7 +185,39 @@ public final class TaskQ implements AutoCloseable {
             jobListener);
     if (maintain) {
       maintenance = startMaintenance(dataSource);
+      CronLoop loop =
+          CronLoop.create(
+              dataSource, config, payloadFactories, cronFaults, maintenanceListener, jobListener);
+      cron = loop;
+      loop.start();
     }
+  }
+
+  /**
+   * Registers a cron payload factory under {@code name} (S12): schedules naming it get their job's
+   * payload from it at fire time. Register the same factories in every process that runs a cron
+   * loop (every process with maintenance on), before {@link #start()}: any of them may run a tick.
+   *
+   * @throws IllegalArgumentException when the name is empty, too long, contains NUL, or is taken
+   */
+  public TaskQ registerPayloadFactory(String name, PayloadFactory factory) {
+    payloadFactories.register(name, factory);
+    return this;
+  }
+
+  /**
+   * The client to create, change, enable, disable, delete and list this schema's cron schedules
+   * (S12, {@code docs/cron.md}). Usable before {@link #start()}, once the schema is migrated.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized Schedules schedules() {
+    Schedules client = schedules;
+    if (client == null) {
+      client = new Schedules(dataSource(), config.schemaName(), payloadFactories);
+      schedules = client;
+    }
+    return client;
   }
 
   private Maintenance startMaintenance(DataSource dataSource) {
@@ -314,12 +357,18 @@ public final class TaskQ implements AutoCloseable {
     Maintenance maintaining = maintenance;
     Worker running = worker;
     HikariDataSource pool = ownedPool;
+    CronLoop ticking = cron;
     state = State.CLOSED;
     maintenance = null;
     worker = null;
     ownedPool = null;
     jobs = null;
     reclaimEvents = null;
+    cron = null;
+    schedules = null;
+    if (ticking != null) {
+      ticking.close();
+    }
     try {
       if (maintaining != null) {
         maintaining.close();
@@ -346,12 +395,18 @@ public final class TaskQ implements AutoCloseable {
     Maintenance maintaining = maintenance;
     Worker running = worker;
     HikariDataSource pool = ownedPool;
+    CronLoop ticking = cron;
     state = State.CLOSED;
     maintenance = null;
     worker = null;
     ownedPool = null;
     jobs = null;
     reclaimEvents = null;
+    cron = null;
+    schedules = null;
+    if (ticking != null) {
+      ticking.close();
+    }
     if (maintaining != null) {
       maintaining.close();
     }
@@ -411,6 +466,16 @@ public final class TaskQ implements AutoCloseable {
    */
   public synchronized String workerId() {
     return runningWorker().id();
+  }
+
+  /** Test-only: the cron loop's fault seams. */
+  CronFaults cronFaults() {
+    return cronFaults;
+  }
+
+  /** Test-only: the running cron loop, or null. */
+  synchronized @Nullable CronLoop cronLoop() {
+    return cron;
   }
 
   synchronized Worker runningWorker() {

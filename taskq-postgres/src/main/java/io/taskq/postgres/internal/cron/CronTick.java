@@ -1,0 +1,472 @@
+package io.taskq.postgres.internal.cron;
+
+import io.taskq.core.CronExpression;
+import io.taskq.core.RetryPolicy;
+import io.taskq.core.SchemaName;
+import io.taskq.core.internal.AdvisoryLockName;
+import io.taskq.core.internal.TextBoundary;
+import io.taskq.postgres.JobRequest;
+import io.taskq.postgres.MisfirePolicy;
+import io.taskq.postgres.PayloadFactory;
+import io.taskq.postgres.ScheduledFire;
+import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.client.JobInserter;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One cron tick (S12, F5): fires the due schedules of one schema in one transaction.
+ *
+ * <ol>
+ *   <li>BEGIN; apply the tick's deadline as the transaction's {@code statement_timeout} with {@code
+ *       set_config(..., true)}, capturing the previous value (B3);
+ *   <li>take {@code taskq:cron:{schema}} with {@code pg_try_advisory_xact_lock}: held elsewhere,
+ *       the tick ends at once (another process is ticking);
+ *   <li>select at most {@code TASKQ_CRON_TICK_LIMIT} due schedules with their {@code actor_config}
+ *       rows, {@code FOR UPDATE SKIP LOCKED};
+ *   <li>plan each schedule alone: a payload-factory exception, a missing {@code actor_config} row
+ *       or a bad payload fails that schedule only;
+ *   <li>enqueue every planned fire in one batched statement ({@link JobInserter});
+ *   <li>one UPDATE for the fired schedules, one for the failed ones (failure count, sanitised
+ *       error, auto-disable at {@code TASKQ_CRON_AUTO_DISABLE_THRESHOLD});
+ *   <li>restore the captured timeout and COMMIT.
+ * </ol>
+ *
+ * The whole tick shares one deadline ({@code TASKQ_DISPATCHER_COMMAND_TIMEOUT}): before each later
+ * statement the remaining budget is applied again, and a spent budget aborts the tick with SQLSTATE
+ * 57014. Any error (an insert-level failure above all) rolls the whole tick back: no job is
+ * enqueued, no schedule advances, and the failure bookkeeping rolls back too, so every schedule
+ * stays due for the next tick.
+ */
+public final class CronTick {
+  /** The {@code sweep_name} label of the cron tick (its deadline counts under it). */
+  public static final String NAME = "cron";
+
+  /** The label every cron job carries: the schedule's name. */
+  public static final String SCHEDULE_LABEL = "taskq.cron.schedule";
+
+  /** The label every cron job carries: the fire time it stands for (ISO-8601). */
+  public static final String FIRE_AT_LABEL = "taskq.cron.fire_at";
+
+  private static final Logger LOG = LoggerFactory.getLogger(CronTick.class);
+  private static final String TIMEOUT_STATE = "57014";
+
+  private final SchemaName schema;
+  private final NamedStatements sql;
+  private final NamedStatements envelope;
+  private final JobInserter inserter;
+  private final PayloadFactories factories;
+  private final CronFaults faults;
+  private final long lockKey;
+  private final int tickLimit;
+  private final int autoDisableThreshold;
+  private final Duration deadline;
+  private final LongSupplier nanoTime;
+
+  /**
+   * What one tick did.
+   *
+   * @param ran false when another transaction held the cron lock
+   * @param due the due schedules it selected
+   * @param fired the schedules it fired (one job each)
+   * @param failed the schedules whose fire failed
+   * @param disabled the schedules it disabled (auto-disable)
+   * @param enqueued the jobs it enqueued, committed once {@link #run} returned
+   */
+  public record Result(
+      boolean ran,
+      int due,
+      int fired,
+      int failed,
+      List<String> disabled,
+      List<JobRequest> enqueued) {
+    static final Result SKIPPED = new Result(false, 0, 0, 0, List.of(), List.of());
+  }
+
+  /**
+   * A tick of {@code schema}.
+   *
+   * @param tickLimit the most schedules one tick selects ({@code TASKQ_CRON_TICK_LIMIT})
+   * @param autoDisableThreshold failures in a row that disable a schedule; 0 never
+   * @param deadline the whole tick's budget ({@code TASKQ_DISPATCHER_COMMAND_TIMEOUT})
+   * @param maxPayloadBytes the enqueue payload limit ({@code TASKQ_MAX_PAYLOAD_BYTES})
+   */
+  public CronTick(
+      SchemaName schema,
+      PayloadFactories factories,
+      CronFaults faults,
+      int tickLimit,
+      int autoDisableThreshold,
+      Duration deadline,
+      long maxPayloadBytes,
+      LongSupplier nanoTime) {
+    if (tickLimit < 1) {
+      throw new IllegalArgumentException("cron tick limit must be at least 1, was " + tickLimit);
+    }
+    if (deadline.isNegative() || deadline.isZero()) {
+      throw new IllegalArgumentException("cron tick deadline must be positive, was " + deadline);
+    }
+    this.schema = schema;
+    this.sql = NamedStatements.load("io/taskq/postgres/sql/cron.sql", schema);
+    this.envelope = NamedStatements.load("io/taskq/postgres/sql/sweep_batch.sql", schema);
+    int timeoutSeconds = (int) Math.max(1, (deadline.toMillis() + 999) / 1000);
+    this.inserter = new JobInserter(schema, maxPayloadBytes, timeoutSeconds);
+    this.factories = factories;
+    this.faults = faults;
+    this.lockKey = AdvisoryLockName.of(AdvisoryLockName.Purpose.CRON, schema).key();
+    this.tickLimit = tickLimit;
+    this.autoDisableThreshold = autoDisableThreshold;
+    this.deadline = deadline;
+    this.nanoTime = nanoTime;
+  }
+
+  /**
+   * Runs one tick in its own transaction on a connection of {@code dataSource}.
+   *
+   * @return what it did; {@code ran == false} when another transaction held the cron lock
+   * @throws SQLException after rolling the whole tick back (SQLSTATE 57014 when the deadline ran
+   *     out)
+   */
+  public Result run(DataSource dataSource) throws SQLException {
+    long start = nanoTime.getAsLong();
+    try (Connection c = dataSource.getConnection()) {
+      boolean autoCommit = c.getAutoCommit();
+      c.setAutoCommit(false);
+      try {
+        Result result = inTransaction(c, start);
+        if (result.ran()) {
+          c.commit();
+        } else {
+          c.rollback();
+        }
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        rollbackQuietly(c, e);
+        throw e;
+      } finally {
+        try {
+          c.setAutoCommit(autoCommit);
+        } catch (SQLException e) {
+          LOG.debug("could not restore auto-commit after a cron tick", e);
+        }
+      }
+    }
+  }
+
+  private Result inTransaction(Connection c, long start) throws SQLException {
+    String previous = applyTimeout(c, start);
+    if (!tryLock(c)) {
+      return Result.SKIPPED;
+    }
+    List<Due> due = selectDue(c);
+    if (due.isEmpty()) {
+      restoreTimeout(c, previous);
+      return new Result(true, 0, 0, 0, List.of(), List.of());
+    }
+    List<Fired> fired = new ArrayList<>();
+    List<Failed> failed = new ArrayList<>();
+    for (Due d : due) {
+      plan(d, fired, failed);
+    }
+    long[] ids = new long[0];
+    if (!fired.isEmpty()) {
+      applyTimeout(c, start);
+      faults.insert().check();
+      ids =
+          inserter.insert(c, fired.stream().map(Fired::request).toList()).stream()
+              .mapToLong(Long::longValue)
+              .toArray();
+    }
+    applyTimeout(c, start);
+    updateFired(c, fired, ids);
+    List<String> disabled = updateFailed(c, failed);
+    restoreTimeout(c, previous);
+    return new Result(
+        true,
+        due.size(),
+        fired.size(),
+        failed.size(),
+        disabled,
+        fired.stream().map(Fired::request).toList());
+  }
+
+  /** A due schedule as selected. */
+  private record Due(
+      String name,
+      String actor,
+      String cron,
+      String timeZone,
+      @Nullable String payload,
+      @Nullable String payloadFactory,
+      @Nullable String queue,
+      int priority,
+      int maxAttempts,
+      String retryBackoff,
+      long retryBaseMs,
+      long retryCapMs,
+      double retryJitter,
+      String misfirePolicy,
+      Instant nextFireAt,
+      @Nullable String actorQueue,
+      Instant now) {}
+
+  private record Fired(String name, Instant next, JobRequest request) {}
+
+  private record Failed(String name, @Nullable Instant next, String error) {}
+
+  private List<Due> selectDue(Connection c) throws SQLException {
+    List<Due> due = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(sql.get("select_due"))) {
+      ps.setInt(1, tickLimit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          due.add(
+              new Due(
+                  rs.getString(1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  rs.getString(4),
+                  rs.getString(5),
+                  rs.getString(6),
+                  rs.getString(7),
+                  rs.getInt(8),
+                  rs.getInt(9),
+                  rs.getString(10),
+                  rs.getLong(11),
+                  rs.getLong(12),
+                  rs.getDouble(13),
+                  rs.getString(14),
+                  rs.getTimestamp(15).toInstant(),
+                  rs.getString(16),
+                  rs.getTimestamp(17).toInstant()));
+        }
+      }
+    }
+    return due;
+  }
+
+  /** Plans one schedule: adds it to {@code fired} or {@code failed}, never throws for it. */
+  private void plan(Due d, List<Fired> fired, List<Failed> failed) {
+    ZoneId zone;
+    CronExpression cron;
+    Instant next;
+    Instant nextAfterNow;
+    try {
+      zone = ZoneId.of(d.timeZone());
+      cron = CronExpression.parse(d.cron());
+      Instant late = d.nextFireAt().isAfter(d.now()) ? d.nextFireAt() : d.now();
+      nextAfterNow = cron.nextAfter(late, zone);
+      next =
+          MisfirePolicy.fromDbValue(d.misfirePolicy()) == MisfirePolicy.FIRE_ALL
+              ? cron.nextAfter(d.nextFireAt(), zone)
+              : nextAfterNow;
+    } catch (RuntimeException e) {
+      failed.add(new Failed(d.name(), null, text("no next fire time: " + describe(e))));
+      return;
+    }
+    if (d.actorQueue() == null) {
+      failed.add(
+          new Failed(
+              d.name(),
+              nextAfterNow,
+              text(
+                  "no actor_config row for actor '"
+                      + d.actor()
+                      + "': no worker has registered it (or it was deregistered)")));
+      return;
+    }
+    ScheduledFire fire = new ScheduledFire(d.name(), d.actor(), d.nextFireAt(), zone);
+    String payload;
+    try {
+      payload = payload(d, fire);
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      failed.add(new Failed(d.name(), nextAfterNow, text(describe(e))));
+      return;
+    }
+    try {
+      JobRequest request =
+          JobRequest.builder(d.actor())
+              .payloadJson(payload)
+              .queue(d.queue() != null ? d.queue() : d.actorQueue())
+              .priority(d.priority())
+              .retryPolicy(
+                  RetryPolicy.of(
+                      RetryPolicy.Backoff.valueOf(d.retryBackoff().toUpperCase(Locale.ROOT)),
+                      Duration.ofMillis(d.retryBaseMs()),
+                      Duration.ofMillis(d.retryCapMs()),
+                      d.retryJitter(),
+                      d.maxAttempts()))
+              .labels(Map.of(SCHEDULE_LABEL, d.name(), FIRE_AT_LABEL, d.nextFireAt().toString()))
+              .build();
+      inserter.validate(List.of(request));
+      fired.add(new Fired(d.name(), next, request));
+    } catch (IllegalArgumentException e) {
+      failed.add(new Failed(d.name(), nextAfterNow, text("bad job: " + describe(e))));
+    }
+  }
+
+  private String payload(Due d, ScheduledFire fire) throws Exception {
+    faults.plan().check();
+    String factoryName = d.payloadFactory();
+    if (factoryName == null) {
+      return d.payload() != null ? d.payload() : "{}";
+    }
+    PayloadFactory factory = factories.get(factoryName);
+    if (factory == null) {
+      throw new IllegalStateException(
+          "no payload factory named '"
+              + factoryName
+              + "' is registered in this process (registered: "
+              + factories.names()
+              + ")");
+    }
+    String json;
+    try {
+      json = factory.payloadJson(fire);
+    } catch (Exception e) {
+      throw new FactoryException(factoryName, e);
+    }
+    if (json == null) {
+      throw new IllegalStateException("payload factory '" + factoryName + "' returned null");
+    }
+    return json;
+  }
+
+  /** Wraps a factory's exception so the stored error names the factory. */
+  private static final class FactoryException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    FactoryException(String factory, Exception cause) {
+      super("payload factory '" + factory + "' threw " + describe(cause), cause);
+    }
+  }
+
+  private static String describe(Exception e) {
+    if (e instanceof FactoryException) {
+      return String.valueOf(TextBoundary.errorMessage(e));
+    }
+    String message = TextBoundary.errorMessage(e);
+    return e.getClass().getName() + (message == null ? "" : ": " + message);
+  }
+
+  /** Derived text, sanitised (NULs escaped) and bounded before it reaches the batched UPDATE. */
+  private static String text(String error) {
+    return TextBoundary.bounded(TextBoundary.escapeNul(error), TextBoundary.MAX_MESSAGE_CHARS);
+  }
+
+  private void updateFired(Connection c, List<Fired> fired, long[] ids) throws SQLException {
+    if (fired.isEmpty()) {
+      return;
+    }
+    String[] names = new String[fired.size()];
+    String[] next = new String[fired.size()];
+    Long[] jobIds = new Long[fired.size()];
+    for (int i = 0; i < fired.size(); i++) {
+      names[i] = fired.get(i).name();
+      next[i] = fired.get(i).next().toString();
+      jobIds[i] = ids[i];
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.get("update_fired"))) {
+      ps.setArray(1, c.createArrayOf("text", names));
+      ps.setArray(2, c.createArrayOf("text", next));
+      ps.setArray(3, c.createArrayOf("bigint", jobIds));
+      ps.executeUpdate();
+    }
+  }
+
+  private List<String> updateFailed(Connection c, List<Failed> failed) throws SQLException {
+    if (failed.isEmpty()) {
+      return List.of();
+    }
+    String[] names = new String[failed.size()];
+    String[] next = new String[failed.size()];
+    String[] errors = new String[failed.size()];
+    for (int i = 0; i < failed.size(); i++) {
+      Failed f = failed.get(i);
+      names[i] = f.name();
+      Instant n = f.next();
+      next[i] = n == null ? null : n.toString();
+      errors[i] = f.error();
+      LOG.warn("cron schedule '{}' of schema {} failed to fire: {}", f.name(), schema, f.error());
+    }
+    List<String> disabled = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(sql.get("update_failed"))) {
+      ps.setInt(1, autoDisableThreshold);
+      ps.setInt(2, autoDisableThreshold);
+      ps.setArray(3, c.createArrayOf("text", names));
+      ps.setArray(4, c.createArrayOf("text", next));
+      ps.setArray(5, c.createArrayOf("text", errors));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          if (!rs.getBoolean(2)) {
+            disabled.add(rs.getString(1));
+            LOG.warn(
+                "cron schedule '{}' of schema {} disabled after {} failed fires in a row",
+                rs.getString(1),
+                schema,
+                rs.getInt(3));
+          }
+        }
+      }
+    }
+    return disabled;
+  }
+
+  private boolean tryLock(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.get("try_cron_lock"))) {
+      ps.setLong(1, lockKey);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() && rs.getBoolean(1);
+      }
+    }
+  }
+
+  /** Applies what is left of the tick's budget; returns the value it replaced. */
+  private String applyTimeout(Connection c, long start) throws SQLException {
+    long leftMs = deadline.toMillis() - (nanoTime.getAsLong() - start) / 1_000_000;
+    if (leftMs <= 0) {
+      throw new SQLTimeoutException(
+          "cron tick of schema " + schema + " ran past its deadline of " + deadline, TIMEOUT_STATE);
+    }
+    try (PreparedStatement ps = c.prepareStatement(envelope.get("apply_timeout"))) {
+      ps.setString(1, Long.toString(leftMs));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getString(1);
+      }
+    }
+  }
+
+  private void restoreTimeout(Connection c, String previous) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(envelope.get("restore_timeout"))) {
+      ps.setString(1, previous);
+      ps.executeQuery().close();
+    }
+  }
+
+  private static void rollbackQuietly(Connection c, Exception cause) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+    }
+  }
+}
