@@ -1,8 +1,12 @@
 package io.taskq.core;
 
+import io.taskq.core.internal.RedisKeys;
+import io.taskq.core.internal.TextBoundary;
+import io.taskq.core.ratelimit.RateLimit;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,6 +40,8 @@ public final class Actor<T> {
   private final PayloadCodec<T> codec;
   private final JobHandler<T> handler;
   private final @Nullable RetryPolicy retryPolicy;
+  private final @Nullable ActorRateLimit rateLimit;
+  private final @Nullable Function<T, String> rateLimitKey;
 
   private Actor(Builder<T> builder) {
     this.name = builder.name;
@@ -43,6 +49,8 @@ public final class Actor<T> {
     this.codec = builder.codec;
     this.handler = builder.handler;
     this.retryPolicy = builder.retryPolicy;
+    this.rateLimit = builder.rateLimit;
+    this.rateLimitKey = builder.rateLimitKey;
   }
 
   /**
@@ -128,9 +136,63 @@ public final class Actor<T> {
     return Optional.ofNullable(retryPolicy);
   }
 
+  /**
+   * The rate limit the worker applies before running each of the actor's jobs; empty for none. See
+   * {@link Builder#rateLimit(String, RateLimit)}.
+   */
+  public Optional<ActorRateLimit> rateLimit() {
+    return Optional.ofNullable(rateLimit);
+  }
+
+  /**
+   * The name of the limit a job with {@code payload} takes its permit from: the limit's name, or
+   * for a keyed limit {@code {name}:{key}} with the key the actor derives from the payload.
+   *
+   * @throws IllegalStateException when the actor declares no rate limit
+   * @throws IllegalArgumentException when the derived key is empty or carries a NUL
+   */
+  public String rateLimitName(T payload) {
+    ActorRateLimit limit = rateLimit;
+    if (limit == null) {
+      throw new IllegalStateException("actor '" + name + "' declares no rate limit");
+    }
+    Function<T, String> key = rateLimitKey;
+    if (key == null) {
+      return limit.name();
+    }
+    String derived = Objects.requireNonNull(key.apply(payload), "rate limit key");
+    if (derived.isEmpty()) {
+      throw new IllegalArgumentException(
+          "actor '" + name + "' derived an empty rate limit key from a payload");
+    }
+    return TextBoundary.requireNoNul(limit.name() + ":" + derived, "rate limit key");
+  }
+
   @Override
   public String toString() {
     return "Actor{" + name + ", queue=" + queue + ", codec=" + codec + "}";
+  }
+
+  /**
+   * An actor's rate limit: the limit named {@code name} (shared by every actor and process that
+   * names it, within one schema), of shape {@code limit}.
+   *
+   * @param name the limit's name in its store, e.g. {@code partner-api}
+   * @param limit the algorithm and its budget
+   * @param keyed whether each job takes its permit from {@code {name}:{key}}, a limit of its own
+   *     per key derived from the payload (one per customer, say), rather than from {@code name}
+   */
+  public record ActorRateLimit(String name, RateLimit limit, boolean keyed) {
+    /** Validates the name (F6, M7). */
+    public ActorRateLimit {
+      Objects.requireNonNull(name, "rate limit name");
+      Objects.requireNonNull(limit, "rate limit");
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException("rate limit name must not be empty");
+      }
+      TextBoundary.requireNoNul(name, "rate limit name");
+      RedisKeys.requireStoreBound(name);
+    }
   }
 
   /** Builds an {@link Actor}; each setter checks its argument at once. */
@@ -140,6 +202,8 @@ public final class Actor<T> {
     private final JobHandler<T> handler;
     private String queue = DEFAULT_QUEUE;
     private @Nullable RetryPolicy retryPolicy;
+    private @Nullable ActorRateLimit rateLimit;
+    private @Nullable Function<T, String> rateLimitKey;
 
     private Builder(String name, PayloadCodec<T> codec, JobHandler<T> handler) {
       this.name = checkName("actor name", name);
@@ -161,6 +225,37 @@ public final class Actor<T> {
     /** The retry policy stamped on the actor's jobs when an enqueue names none. */
     public Builder<T> retryPolicy(RetryPolicy policy) {
       this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
+      return this;
+    }
+
+    /**
+     * Limits how often the actor's jobs run (M5): before running a claimed job the worker takes one
+     * permit of the limit named {@code name}; when refused, the job goes back to the queue due
+     * after the limiter's retry-after, without using up an attempt. Every process whose actors name
+     * the same limit shares its budget. The worker's rate-limit store decides (Redis when
+     * configured, else the PostgreSQL sliding window; see {@code docs/rate-limits.md}).
+     *
+     * @throws IllegalArgumentException when {@code name} is empty, carries a NUL, or is
+     *     process-local ({@code taskq:global:queue:})
+     */
+    public Builder<T> rateLimit(String name, RateLimit limit) {
+      this.rateLimit = new ActorRateLimit(name, limit, false);
+      this.rateLimitKey = null;
+      return this;
+    }
+
+    /**
+     * A keyed rate limit: like {@link #rateLimit(String, RateLimit)}, but each job takes its permit
+     * from the limit {@code {name}:{key}}, {@code key} derived from its payload ("at most 10 calls
+     * a minute per customer"). Each key has its own budget of {@code limit}; the worker keeps the
+     * keys it used in a registry capped by {@code max_keyed_rate_limits} (S10) and the PostgreSQL
+     * rows of idle keys are reclaimed (S9).
+     *
+     * @param key derives the key from a payload; must return a non-empty string without NUL
+     */
+    public Builder<T> rateLimit(String name, RateLimit limit, Function<T, String> key) {
+      this.rateLimit = new ActorRateLimit(name, limit, true);
+      this.rateLimitKey = Objects.requireNonNull(key, "key");
       return this;
     }
 

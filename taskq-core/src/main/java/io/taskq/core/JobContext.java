@@ -2,6 +2,7 @@ package io.taskq.core;
 
 import java.time.Instant;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a running handler may know about its job.
@@ -39,4 +40,26 @@ public interface JobContext {
    * clock's; a later sweep fails jobs that run past it.
    */
   Optional<Instant> deadline();
+
+  /**
+   * Reports this job's progress (M5): a fraction of the work done and a short message, with
+   * optional structured detail, readable by clients as the job's latest progress and pushed to its
+   * subscribers. Goes to the worker's progress store: Redis when configured, else PostgreSQL (a
+   * write fenced on this attempt's lease, D9).
+   *
+   * <p>Progress is advisory: a report never fails the job (when the store cannot take it, it is
+   * dropped and logged), and a report made after the lease was lost is discarded.
+   *
+   * @param fraction how far along, {@code 0.0..1.0}
+   * @param message a short status, at most {@value
+   *     io.taskq.core.progress.Progress#MAX_MESSAGE_CHARS} chars, no NUL
+   * @param detailJson one JSON value of at most 16 KiB, or null
+   * @throws IllegalArgumentException when the report is invalid
+   */
+  void reportProgress(double fraction, String message, @Nullable String detailJson);
+
+  /** {@link #reportProgress(double, String, String)} without detail. */
+  default void reportProgress(double fraction, String message) {
+    reportProgress(fraction, message, null);
+  }
 }

@@ -3,6 +3,7 @@ package io.taskq.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskq.core.ratelimit.SlidingWindowLog;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -51,5 +52,50 @@ class ActorTest {
         .hasMessageContaining("must be 1 to 128 characters long, was 129");
     assertThatThrownBy(() -> Actor.builder("ok", PayloadCodec.rawJson(), NOTHING).queue("q\u0007x"))
         .hasMessage("queue 'q\\u0007x' must not contain control character U+0007 (at index 1)");
+  }
+
+  @Test
+  @Tag("M5")
+  void rateLimit_namesTheLimit_orOneLimitPerKeyDerivedFromThePayload() {
+    SlidingWindowLog limit = SlidingWindowLog.of(10, Duration.ofMinutes(1));
+    Actor<String> plain =
+        Actor.builder("call-partner", PayloadCodec.rawJson(), NOTHING)
+            .rateLimit("partner-api", limit)
+            .build();
+    Actor<String> keyed =
+        Actor.builder("sync", PayloadCodec.rawJson(), NOTHING)
+            .rateLimit("per-customer", limit, payload -> payload.substring(0, 3))
+            .build();
+
+    assertThat(Actor.rawJson("free", NOTHING).rateLimit()).isEmpty();
+    assertThat(plain.rateLimit()).contains(new Actor.ActorRateLimit("partner-api", limit, false));
+    assertThat(plain.rateLimitName("{}")).isEqualTo("partner-api");
+    assertThat(keyed.rateLimit().orElseThrow().keyed()).isTrue();
+    assertThat(keyed.rateLimitName("c42-order")).isEqualTo("per-customer:c42");
+    assertThatThrownBy(() -> Actor.rawJson("free", NOTHING).rateLimitName("{}"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("declares no rate limit");
+  }
+
+  @Test
+  @Tag("F6")
+  @Tag("M7")
+  void rateLimit_badNamesAndKeys_areRefused() {
+    SlidingWindowLog limit = SlidingWindowLog.of(10, Duration.ofMinutes(1));
+    Actor.Builder<String> builder = Actor.builder("sync", PayloadCodec.rawJson(), NOTHING);
+
+    assertThatThrownBy(() -> builder.rateLimit("", limit))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("must not be empty");
+    assertThatThrownBy(() -> builder.rateLimit("a\u0000b", limit))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("NUL");
+    assertThatThrownBy(() -> builder.rateLimit("taskq:global:queue:x", limit))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("process-local");
+    Actor<String> emptyKey = builder.rateLimit("per-customer", limit, payload -> "").build();
+    assertThatThrownBy(() -> emptyKey.rateLimitName("{}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("empty rate limit key");
   }
 }

@@ -5,6 +5,8 @@ import io.taskq.core.Actor;
 import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
+import io.taskq.core.progress.ProgressStore;
+import io.taskq.core.ratelimit.RateLimiter;
 import io.taskq.core.spi.JobListener;
 import io.taskq.core.spi.MaintenanceHealth;
 import io.taskq.core.spi.MaintenanceListener;
@@ -36,6 +38,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -97,6 +100,8 @@ public final class TaskQ implements AutoCloseable {
   private final boolean migrate;
   private final boolean maintain;
   private final MaintenanceListener maintenanceListener;
+  private final @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
+  private final @Nullable ProgressStore givenProgress;
   private final JobListener jobListener;
   private final NamedStatements observeSql;
   private final Map<String, Actor<?>> actors = new LinkedHashMap<>();
@@ -104,6 +109,7 @@ public final class TaskQ implements AutoCloseable {
   /** L3: the registered actors' own retry policies, read by the client at every enqueue. */
   private final Map<String, RetryPolicy> actorPolicies = new ConcurrentHashMap<>();
 
+  private @Nullable PostgresProgressStore ownedProgress;
   private State state = State.NEW;
   private @Nullable HikariDataSource ownedPool;
   private @Nullable JobsClient jobs;
@@ -122,6 +128,8 @@ public final class TaskQ implements AutoCloseable {
     this.migrate = builder.migrate;
     this.maintain = builder.maintenance;
     this.maintenanceListener = builder.listener;
+    this.rateLimiters = builder.rateLimiters;
+    this.givenProgress = builder.progress;
     this.jobListener = GuardedJobListener.of(builder.jobListener);
     this.observeSql = NamedStatements.load("io/taskq/postgres/sql/observe.sql", schema());
   }
@@ -182,7 +190,9 @@ public final class TaskQ implements AutoCloseable {
             WorkerSettings.of(config, actors.values()),
             actors.values(),
             executor,
-            jobListener);
+            jobListener,
+            ActorRateLimits.extensions(
+                dataSource, config, actors.values(), rateLimiters, progress()));
     if (maintain) {
       maintenance = startMaintenance(dataSource);
       CronLoop loop =
@@ -248,6 +258,27 @@ public final class TaskQ implements AutoCloseable {
       jobs = client;
     }
     return client;
+  }
+
+  /**
+   * Where job progress is kept and read (M5): the store given to {@link Builder#progress}, else the
+   * PostgreSQL store of this schema ({@link PostgresProgressStore}, subscriptions by polling).
+   * Handlers report through {@link io.taskq.core.JobContext#reportProgress}; clients read a job's
+   * latest progress and subscribe here.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized ProgressStore progress() {
+    ProgressStore given = givenProgress;
+    if (given != null) {
+      return given;
+    }
+    PostgresProgressStore owned = ownedProgress;
+    if (owned == null) {
+      owned = PostgresProgressStore.create(dataSource(), config.schemaName());
+      ownedProgress = owned;
+    }
+    return owned;
   }
 
   /**
@@ -354,6 +385,11 @@ public final class TaskQ implements AutoCloseable {
    */
   @Override
   public synchronized void close() {
+    PostgresProgressStore progressStore = ownedProgress;
+    ownedProgress = null;
+    if (progressStore != null) {
+      progressStore.close();
+    }
     Maintenance maintaining = maintenance;
     Worker running = worker;
     HikariDataSource pool = ownedPool;
@@ -494,9 +530,34 @@ public final class TaskQ implements AutoCloseable {
     private boolean migrate = true;
     private boolean maintenance = true;
     private MaintenanceListener listener = MaintenanceListener.NONE;
+    private @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
+    private @Nullable ProgressStore progress;
     private JobListener jobListener = JobListener.NONE;
 
     private Builder() {}
+
+    /**
+     * Makes the limiter each rate-limited actor's jobs wait for (M5), from the actor's declared
+     * limit: a {@code RedisRateLimiter} of {@code taskq-redis}, say, whose unavailability policy
+     * falls back to {@link PostgresSlidingWindow}, fails open or fails closed (D14). Called once
+     * per rate-limited actor at {@link TaskQ#start()}. Default: every limit kept in PostgreSQL as a
+     * sliding window (a token bucket or GCRA as the window that never admits more; {@code
+     * docs/rate-limits.md}).
+     */
+    public Builder rateLimiters(Function<Actor.ActorRateLimit, RateLimiter> factory) {
+      this.rateLimiters = Objects.requireNonNull(factory, "rateLimiters");
+      return this;
+    }
+
+    /**
+     * Where handlers' progress goes and clients read it (M5): a {@code RedisProgressStore} of
+     * {@code taskq-redis}, say, with a {@link PostgresProgressStore} as its fallback. TaskQ does
+     * not close it. Default: the PostgreSQL store of the schema, owned and closed by TaskQ.
+     */
+    public Builder progress(ProgressStore store) {
+      this.progress = Objects.requireNonNull(store, "progress");
+      return this;
+    }
 
     /** The settings; default {@link TaskQConfig#fromEnv()}, read when {@link #build()} runs. */
     public Builder config(TaskQConfig config) {

@@ -86,6 +86,10 @@ class LoopFaultsTest {
       taskq.start();
       Worker worker = taskq.runningWorker();
       worker.faults().claim().arm(4);
+      // Wait for the first armed claim to fail before enqueueing: a claim that passed the seam
+      // just before arm() could otherwise take the job and end the test with faults unconsumed.
+      db.notifyWake();
+      await().atMost(Duration.ofSeconds(20)).until(() -> worker.faults().claim().fired() >= 1);
       long id = db.enqueueOne("claimed", RetryPolicy.defaults());
       db.notifyWake();
       // The start-up claim may already be past its seam when the faults are armed and still see

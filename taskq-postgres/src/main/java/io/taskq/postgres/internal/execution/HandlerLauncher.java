@@ -45,6 +45,8 @@ public final class HandlerLauncher implements JobLauncher {
   private final LongConsumer handlerRan;
   private final Consumer<RunningJob> giveBack;
   private final JobListener listener;
+  private final @Nullable RateLimitWait rateLimits;
+  private final ProgressSink progress;
   private final ArrayDeque<Launch> waiting = new ArrayDeque<>();
   private int runners;
 
@@ -65,6 +67,37 @@ public final class HandlerLauncher implements JobLauncher {
       LongConsumer handlerRan,
       Consumer<RunningJob> giveBack,
       JobListener listener) {
+    this(
+        actors,
+        executor,
+        concurrency,
+        inFlight,
+        completions,
+        freeSlot,
+        handlerRan,
+        giveBack,
+        listener,
+        null,
+        ProgressSink.NONE);
+  }
+
+  /**
+   * @param rateLimits asked before each rate-limited actor's job runs (M5); null when no actor is
+   *     rate-limited
+   * @param progress where handlers' progress reports go (M5)
+   */
+  public HandlerLauncher(
+      Map<String, Actor<?>> actors,
+      Executor executor,
+      int concurrency,
+      InFlight inFlight,
+      Consumer<Completion> completions,
+      Runnable freeSlot,
+      LongConsumer handlerRan,
+      Consumer<RunningJob> giveBack,
+      JobListener listener,
+      @Nullable RateLimitWait rateLimits,
+      ProgressSink progress) {
     if (concurrency < 1) {
       throw new IllegalArgumentException("concurrency must be at least 1, was " + concurrency);
     }
@@ -77,6 +110,8 @@ public final class HandlerLauncher implements JobLauncher {
     this.handlerRan = handlerRan;
     this.giveBack = giveBack;
     this.listener = listener;
+    this.rateLimits = rateLimits == null || rateLimits.isEmpty() ? null : rateLimits;
+    this.progress = progress;
   }
 
   /** A job with the actor whose handler runs it. */
@@ -84,7 +119,7 @@ public final class HandlerLauncher implements JobLauncher {
 
   @Override
   public boolean launch(ClaimedJob claim) {
-    RunningJob job = new RunningJob(claim);
+    RunningJob job = new RunningJob(claim, progress);
     inFlight.add(job);
     Actor<?> actor = actors.get(claim.actor());
     if (actor == null) {
@@ -194,7 +229,7 @@ public final class HandlerLauncher implements JobLauncher {
   }
 
   private <T> JobRun<T> run(RunningJob job, Actor<T> actor) {
-    return new JobRun<>(job, actor, completions, freeSlot, listener);
+    return new JobRun<>(job, actor, completions, freeSlot, rateLimits, listener);
   }
 
   private void finishWithoutRunning(RunningJob job, String why) {

@@ -5,6 +5,7 @@ import io.taskq.core.internal.JsonSyntax;
 import io.taskq.core.spi.JobListener;
 import java.time.Duration;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +28,7 @@ final class JobRun<T> implements Runnable {
   private final Actor<T> actor;
   private final Consumer<Completion> completions;
   private final Runnable freeSlot;
+  private final @Nullable RateLimitWait rateLimits;
   private final JobListener listener;
 
   JobRun(
@@ -34,17 +36,23 @@ final class JobRun<T> implements Runnable {
       Actor<T> actor,
       Consumer<Completion> completions,
       Runnable freeSlot,
+      @Nullable RateLimitWait rateLimits,
       JobListener listener) {
     this.job = job;
     this.actor = actor;
     this.completions = completions;
     this.freeSlot = freeSlot;
+    this.rateLimits = rateLimits;
     this.listener = listener;
   }
 
   @Override
   public void run() {
     try {
+      RateLimitWait limits = rateLimits;
+      if (limits != null && !limits.admit(job, actor)) {
+        return; // handed back to wait for its rate limit (M5)
+      }
       listener.jobStarted(job.actor(), job.queue(), job.pickupLatency());
       long started = System.nanoTime();
       Outcome outcome = execute();

@@ -29,13 +29,20 @@ public final class RunningJob implements JobContext {
   }
 
   private final ClaimedJob claim;
+  private final ProgressSink progress;
   private final AtomicReference<State> state = new AtomicReference<>(State.RUNNING);
   private volatile boolean cancelRequested;
   private @Nullable Thread thread;
   private boolean interruptedByWorker;
 
   public RunningJob(ClaimedJob claim) {
+    this(claim, ProgressSink.NONE);
+  }
+
+  /** An attempt whose handler reports progress to {@code progress}. */
+  public RunningJob(ClaimedJob claim, ProgressSink progress) {
     this.claim = claim;
+    this.progress = progress;
     this.cancelRequested = claim.cancelRequested();
   }
 
@@ -72,6 +79,11 @@ public final class RunningJob implements JobContext {
   @Override
   public Optional<Instant> deadline() {
     return Optional.ofNullable(claim.deadline());
+  }
+
+  @Override
+  public void reportProgress(double fraction, String message, @Nullable String detailJson) {
+    progress.report(this, fraction, message, detailJson);
   }
 
   /**

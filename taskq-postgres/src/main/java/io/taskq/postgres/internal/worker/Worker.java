@@ -16,6 +16,7 @@ import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
 import io.taskq.postgres.internal.dispatch.WakeListener;
 import io.taskq.postgres.internal.execution.HandlerLauncher;
 import io.taskq.postgres.internal.execution.InFlight;
+import io.taskq.postgres.internal.execution.RateLimitWait;
 import io.taskq.postgres.internal.execution.RunningJob;
 import io.taskq.postgres.internal.lease.Heartbeat;
 import io.taskq.postgres.internal.lease.LeaseRelease;
@@ -30,6 +31,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
@@ -83,6 +85,8 @@ public final class Worker implements AutoCloseable {
   private final Dispatcher dispatcher;
   private final LeaseRelease leaseRelease;
   private final HandlerLauncher launcher;
+  private final RateLimitWait rateLimits;
+  private final WorkerExtensions extensions;
   private final @Nullable ExecutorService ownedHandlers;
   private final ScheduledExecutorService scheduler;
   private final Thread completeThread;
@@ -96,8 +100,10 @@ public final class Worker implements AutoCloseable {
       WorkerSettings settings,
       Map<String, Actor<?>> actors,
       @Nullable Executor executor,
-      JobListener jobListener) {
+      JobListener jobListener,
+      WorkerExtensions extensions) {
     this.settings = settings;
+    this.extensions = extensions;
     String id = WorkerId.random();
     this.identity =
         new WorkerIdentity(id, Host.name(), Host.pid(), settings.queues(), settings.concurrency());
@@ -137,6 +143,18 @@ public final class Worker implements AutoCloseable {
             inFlight,
             fenced,
             faults.heartbeat());
+    this.rateLimits =
+        new RateLimitWait(
+            dataSource,
+            settings.schema(),
+            id,
+            extensions.limiterByActor(),
+            extensions.maxKeyedRateLimits(),
+            extensions.keyIdleAfter(),
+            extensions.reclaimKeys(),
+            inFlight,
+            fenced,
+            gate::wakeIn);
     ExecutorService owned =
         executor == null
             ? Executors.newFixedThreadPool(
@@ -153,7 +171,9 @@ public final class Worker implements AutoCloseable {
             gate::release,
             gate::noteHandlerRun,
             job -> leaseRelease.release(List.of(job)),
-            GuardedJobListener.of(jobListener));
+            GuardedJobListener.of(jobListener),
+            rateLimits,
+            extensions.progress());
     this.dispatcher =
         new Dispatcher(
             gate,
@@ -192,7 +212,8 @@ public final class Worker implements AutoCloseable {
       Collection<Actor<?>> actors,
       @Nullable Executor executor)
       throws SQLException {
-    return start(dataSource, listen, settings, actors, executor, JobListener.NONE);
+    return start(
+        dataSource, listen, settings, actors, executor, JobListener.NONE, WorkerExtensions.NONE);
   }
 
   /**
@@ -211,9 +232,31 @@ public final class Worker implements AutoCloseable {
       @Nullable Executor executor,
       JobListener jobListener)
       throws SQLException {
+    return start(
+        dataSource, listen, settings, actors, executor, jobListener, WorkerExtensions.NONE);
+  }
+
+  /**
+   * Registers a worker for {@code actors} and starts its loops, with a job listener and with rate
+   * limits and progress ({@code extensions}, M5).
+   *
+   * @param executor runs the handlers; null for a pool of {@code concurrency} threads the worker
+   *     owns
+   * @throws SQLException when the worker cannot register (nothing is left running then)
+   */
+  public static Worker start(
+      DataSource dataSource,
+      ListenConnectionSource listen,
+      WorkerSettings settings,
+      Collection<Actor<?>> actors,
+      @Nullable Executor executor,
+      JobListener jobListener,
+      WorkerExtensions extensions)
+      throws SQLException {
     Map<String, Actor<?>> byName = new LinkedHashMap<>();
     actors.forEach(a -> byName.put(a.name(), a));
-    Worker worker = new Worker(dataSource, listen, settings, byName, executor, jobListener);
+    Worker worker =
+        new Worker(dataSource, listen, settings, byName, executor, jobListener, extensions);
     try {
       worker.registration.register(worker.identity, actors);
     } catch (SQLException | RuntimeException e) {
@@ -237,9 +280,30 @@ public final class Worker implements AutoCloseable {
 
   private void startLoops() {
     heartbeat.start(scheduler, settings.heartbeatInterval());
+    if (!rateLimits.isEmpty()) {
+      long every = extensions.evictionInterval().toMillis();
+      ScheduledFuture<?> unused =
+          scheduler.scheduleWithFixedDelay(
+              this::evictIdleKeys, every, every, TimeUnit.MILLISECONDS);
+    }
     completeThread.start();
     listenThread.start();
     dispatchThread.start();
+  }
+
+  /** S10: the worker's own keyed-eviction tick; a failure waits for the next tick. */
+  private void evictIdleKeys() {
+    try {
+      rateLimits.evictIdle();
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "worker {}: reclaiming idle rate-limit keys failed: {}", identity.id(), e.toString());
+    }
+  }
+
+  /** The keyed rate limits this worker's registry holds now (S10). */
+  public int registeredRateLimitKeys() {
+    return rateLimits.registeredKeys();
   }
 
   /** Graceful shutdown (L11); see the class comment for the order. Idempotent. */

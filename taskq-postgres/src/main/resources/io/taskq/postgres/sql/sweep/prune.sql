@@ -9,7 +9,8 @@ SELECT pg_try_advisory_xact_lock(?)
 -- name: archive_finished_jobs
 -- S11: move at most batch-size terminal jobs that finished before now - pruneAfter into
 -- jobs_archive, every column intact, in one statement (DELETE ... RETURNING feeding the INSERT).
--- No job_events rows. The column list must name every jobs column: a migration adding a column to
+-- No job_events rows. The jobs' progress rows (job_progress, V006) are deleted in the same
+-- statement. The column list must name every jobs column: a migration adding a column to
 -- jobs adds it to jobs_archive and here (a test compares the two tables' columns).
 -- B4: select on statement_timestamp(), archived_at from clock_timestamp(). U2: SKIP LOCKED.
 -- Binds: pruneAfter in microseconds, batch size.
@@ -32,6 +33,9 @@ moved AS (
             j.cancel_requested_at, j.unique_key, j.unique_until, j.result, j.result_expires_at,
             j.error_class, j.error_message, j.error_stack, j.batch_id, j.created_at,
             j.started_at, j.finished_at
+),
+progress_gone AS (
+  DELETE FROM {schema}.job_progress p USING moved WHERE p.job_id = moved.id
 )
 INSERT INTO {schema}.jobs_archive
   (id, actor, queue, status, priority, payload, labels, run_at,

@@ -1,0 +1,127 @@
+package io.taskq.benchmarks;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.taskq.core.SchemaName;
+import io.taskq.core.ratelimit.Decision;
+import io.taskq.core.ratelimit.SlidingWindowLog;
+import io.taskq.postgres.PostgresSlidingWindow;
+import io.taskq.postgres.internal.migrate.Migrations;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The PostgreSQL sliding-window fallback's decisions per second (M4, D14): {@code threads} callers
+ * ask for one permit of a random name among {@value #NAMES}, each name 20 per second, until {@code
+ * decisions} answers came back, over a pool of {@code threads} connections. Each decision is one
+ * transaction (keyed advisory lock, read, write), so this is the rate a deployment without Redis,
+ * or one whose Redis is down under the fall-back policy, can decide at.
+ *
+ * <p>Standalone: {@code java -cp ... io.taskq.benchmarks.PgRateLimitBenchmark [decisions]
+ * [threads]} (reads {@code TASKQ_DATABASE_URL}, else the local PostgreSQL). From {@link Benchmark}:
+ * {@code PgRateLimitBenchmark.run(figures)}. Works in schema {@value #SCHEMA}, dropped afterwards.
+ */
+public final class PgRateLimitBenchmark {
+  static final String SCHEMA = "taskq_bench_rl";
+  private static final int NAMES = 100;
+  private static final int DEFAULT_DECISIONS = 20_000;
+  private static final int DEFAULT_THREADS = 8;
+
+  private PgRateLimitBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int decisions = args.length > 0 ? Integer.parseInt(args[0]) : DEFAULT_DECISIONS;
+    int threads = args.length > 1 ? Integer.parseInt(args[1]) : DEFAULT_THREADS;
+    measure(new Figures(), decisions, threads);
+  }
+
+  /** {@link #measure} with the default size: the one call the benchmark command makes. */
+  static void run(Figures figures) throws Exception {
+    measure(figures, DEFAULT_DECISIONS, DEFAULT_THREADS);
+  }
+
+  /**
+   * Adds {@code postgres.sliding_window.decision_rate} (decisions/s) and {@code
+   * postgres.sliding_window.admitted} (% admitted) to {@code figures}.
+   */
+  static void measure(Figures figures, int decisions, int threads) throws Exception {
+    System.out.printf(
+        Locale.ROOT,
+        "PostgreSQL sliding-window fallback: %d decisions, %d threads%n",
+        decisions,
+        threads);
+    SchemaName schema = SchemaName.of(SCHEMA);
+    try (HikariDataSource pool = pool(threads)) {
+      drop(pool, schema);
+      Migrations.apply(pool, schema);
+      try {
+        PostgresSlidingWindow limiter =
+            PostgresSlidingWindow.create(
+                pool, schema, SlidingWindowLog.of(20, Duration.ofSeconds(1)));
+        limiter.tryAcquire("warm-up");
+        long started = System.nanoTime();
+        long admitted = run(limiter, decisions, threads);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        figures.add("postgres.sliding_window.decision_rate", "decisions/s", decisions / seconds);
+        figures.add("postgres.sliding_window.admitted", "%", 100.0 * admitted / decisions);
+      } finally {
+        drop(pool, schema);
+      }
+    }
+  }
+
+  private static HikariDataSource pool(int size) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(System.getenv().getOrDefault("TASKQ_DATABASE_URL", BenchDatabase.LOCAL_URL));
+    config.setMaximumPoolSize(size);
+    config.setMinimumIdle(size);
+    config.setPoolName("taskq-bench-rl");
+    return new HikariDataSource(config);
+  }
+
+  private static void drop(HikariDataSource pool, SchemaName schema) throws Exception {
+    try (Connection c = pool.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("DROP SCHEMA IF EXISTS " + schema.quoted() + " CASCADE");
+    }
+  }
+
+  private static long run(PostgresSlidingWindow limiter, int decisions, int threads)
+      throws Exception {
+    AtomicLong left = new AtomicLong(decisions);
+    ExecutorService callers = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<Long>> admitted = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        admitted.add(callers.submit(() -> caller(limiter, left)));
+      }
+      long total = 0;
+      for (Future<Long> each : admitted) {
+        total += each.get();
+      }
+      return total;
+    } finally {
+      callers.shutdownNow();
+    }
+  }
+
+  private static long caller(PostgresSlidingWindow limiter, AtomicLong left) {
+    long admitted = 0;
+    while (left.getAndDecrement() > 0) {
+      Decision decision = limiter.tryAcquire("name-" + ThreadLocalRandom.current().nextInt(NAMES));
+      if (decision.allowed()) {
+        admitted++;
+      }
+    }
+    return admitted;
+  }
+}
