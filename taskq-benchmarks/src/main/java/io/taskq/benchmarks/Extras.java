@@ -4,9 +4,10 @@ import java.util.Locale;
 import javax.sql.DataSource;
 
 /**
- * Figure (f): the benchmarks of the crash-reclaim event feed ({@link FeedBenchmark}) and the Redis
- * rate limiter ({@link RateLimitBenchmark}), written beside their modules and run here so the one
- * command prints every figure. Each runs {@code runs} times; the medians are printed after.
+ * Figure (f): the benchmarks of the crash-reclaim event feed ({@link FeedBenchmark}), the
+ * PostgreSQL sliding-window limiter ({@link PgRateLimitBenchmark}) and the Redis rate limiter
+ * ({@link RateLimitBenchmark}), written beside their modules and run here so the one command prints
+ * every figure. Each runs {@code runs} times; the medians are printed after.
  */
 final class Extras {
   /** Decisions per algorithm per run, and the callers sharing the connector. */
@@ -22,6 +23,11 @@ final class Extras {
       FeedBenchmark.run(ds, figures);
     }
     figures.printMedians("feed.");
+    System.out.printf(Locale.ROOT, "%n(f) PostgreSQL sliding-window rate limit (M4 fallback):%n");
+    for (int i = 1; i <= runs; i++) {
+      PgRateLimitBenchmark.run(figures);
+    }
+    figures.printMedians("postgres.");
     System.out.printf(
         Locale.ROOT, "%n(f) Redis rate limiter on %s:%n", RateLimitBenchmark.redisUrl());
     try {
