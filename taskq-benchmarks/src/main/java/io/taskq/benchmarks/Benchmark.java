@@ -105,7 +105,7 @@ public final class Benchmark {
       backlog();
     }
     if (settings.has('f')) {
-      Extras.run();
+      Extras.run(db.pool, figures, settings.runs());
     }
     System.out.printf(Locale.ROOT, "%nPeak heap: %.1f MiB%n", mib(HeapSampler.peakHeapBytes()));
     List<String> missed = figures.missed();
@@ -141,6 +141,7 @@ public final class Benchmark {
         rawNanos += raw.insertBatch(first);
       }
     }
+    db.analyze("jobs", "raw_jobs");
     if (record) {
       figures.add("baseline.insert_rate", "rows/s", jobs / seconds(rawNanos));
       figures.add("a.taskq.enqueue_rate", "jobs/s", jobs / seconds(taskqNanos));
@@ -213,6 +214,7 @@ public final class Benchmark {
         mib(HeapSampler.maxHeapBytes()));
     db.emptyJobs();
     new EnqueueRun(client).enqueue(jobs);
+    db.analyze("jobs");
     long liveBefore = HeapSampler.liveHeapBytes();
     long start = System.nanoTime();
     List<Long> samples;

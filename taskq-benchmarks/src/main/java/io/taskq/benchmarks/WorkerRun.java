@@ -34,7 +34,9 @@ final class WorkerRun implements AutoCloseable {
   WorkerRun(BenchDatabase db, int threads, Duration pollInterval) {
     this.db = db;
     TaskQConfig config =
-        TaskQConfig.builder()
+        // TASKQ_* variables apply (e.g. TASKQ_CLAIM_BATCH_SIZE to compare batch sizes); the
+        // schema, the handler threads and the poll interval are the benchmark's own.
+        TaskQConfig.builder(System.getenv())
             .schemaName(db.schema)
             .workerConcurrency(threads)
             .pollInterval(pollInterval)

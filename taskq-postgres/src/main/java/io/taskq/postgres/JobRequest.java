@@ -59,6 +59,8 @@ public final class JobRequest {
   private final @Nullable Duration delay;
   private final @Nullable Duration scheduleToClose;
   private final RetryPolicy retryPolicy;
+  private final boolean retryPolicyNamed;
+  private final @Nullable Integer maxAttempts;
   private final Map<String, String> labels;
   private final @Nullable Duration uniqueWindow;
   private final @Nullable String uniqueKey;
@@ -75,6 +77,8 @@ public final class JobRequest {
     this.scheduleToClose = b.scheduleToClose;
     this.retryPolicy =
         b.maxAttempts == null ? b.retryPolicy : b.retryPolicy.withMaxAttempts(b.maxAttempts);
+    this.retryPolicyNamed = b.retryPolicyNamed;
+    this.maxAttempts = b.maxAttempts;
     this.labels = Collections.unmodifiableMap(new TreeMap<>(b.labels));
     this.uniqueWindow = b.uniqueWindow;
     this.uniqueKey = b.uniqueKey;
@@ -132,9 +136,31 @@ public final class JobRequest {
     return scheduleToClose;
   }
 
-  /** The retry policy stamped into the job (L3), max attempts included. */
+  /**
+   * The retry policy stamped into the job (L3), max attempts included. When the request names none,
+   * this is {@link RetryPolicy#defaults()}, and {@link JobsClient} stamps the actor's own policy
+   * instead if the actor has one ({@code Actor.retryPolicy()}).
+   */
   public RetryPolicy retryPolicy() {
     return retryPolicy;
+  }
+
+  /** Whether the request names its retry policy ({@link Builder#retryPolicy}). */
+  public boolean namesRetryPolicy() {
+    return retryPolicyNamed;
+  }
+
+  /**
+   * This request with {@code policy} as its retry policy when it names none (the actor's policy), a
+   * max attempts set on the request still applying; else this request.
+   */
+  JobRequest withDefaultRetryPolicy(RetryPolicy policy) {
+    if (retryPolicyNamed) {
+      return this;
+    }
+    Builder b = new Builder(this);
+    b.retryPolicy = policy;
+    return new JobRequest(b);
   }
 
   /** The labels, sorted by key; stored as a JSON object of strings. */
@@ -183,6 +209,7 @@ public final class JobRequest {
     private @Nullable Duration delay;
     private @Nullable Duration scheduleToClose;
     private RetryPolicy retryPolicy = RetryPolicy.defaults();
+    private boolean retryPolicyNamed;
     private @Nullable Integer maxAttempts;
     private Map<String, String> labels = Map.of();
     private @Nullable Duration uniqueWindow;
@@ -203,6 +230,8 @@ public final class JobRequest {
       this.delay = r.delay;
       this.scheduleToClose = r.scheduleToClose;
       this.retryPolicy = r.retryPolicy;
+      this.retryPolicyNamed = r.retryPolicyNamed;
+      this.maxAttempts = r.maxAttempts;
       this.labels = r.labels;
       this.uniqueWindow = r.uniqueWindow;
       this.uniqueKey = r.uniqueKey;
@@ -278,9 +307,14 @@ public final class JobRequest {
       return this;
     }
 
-    /** The retry policy stamped into the job (L3). Default {@link RetryPolicy#defaults()}. */
+    /**
+     * The retry policy stamped into the job (L3). Default: the actor's policy when it has one
+     * ({@code Actor.retryPolicy()}, applied by {@link JobsClient} for the actors it knows), else
+     * {@link RetryPolicy#defaults()}.
+     */
     public Builder retryPolicy(RetryPolicy policy) {
       this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
+      this.retryPolicyNamed = true;
       return this;
     }
 

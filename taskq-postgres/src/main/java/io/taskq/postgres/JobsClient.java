@@ -1,5 +1,7 @@
 package io.taskq.postgres;
 
+import io.taskq.core.Actor;
+import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
 import io.taskq.core.spi.JobListener;
@@ -14,9 +16,14 @@ import io.taskq.postgres.internal.client.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
@@ -64,6 +71,7 @@ public final class JobsClient {
   private final SchemaName schema;
   private final JobInserter inserter;
   private final JobStatements statements;
+  private final Function<String, Optional<RetryPolicy>> actorPolicies;
   private final BatchWriter batches;
   private final BulkOperations bulk;
   private final JobListener listener;
@@ -74,6 +82,7 @@ public final class JobsClient {
     int timeoutSeconds = (int) Math.max(1, (b.statementTimeout.toMillis() + 999) / 1000);
     this.inserter = new JobInserter(schema, b.maxPayloadBytes, timeoutSeconds);
     this.statements = new JobStatements(schema, timeoutSeconds);
+    this.actorPolicies = b.actorPolicies;
     this.batches = new BatchWriter(schema, inserter, timeoutSeconds);
     this.bulk =
         new BulkOperations(
@@ -143,9 +152,10 @@ public final class JobsClient {
     if (requests.isEmpty()) {
       return List.of();
     }
+    List<JobRequest> stamped = withActorPolicies(requests);
     List<Long> ids;
     try (Connection c = dataSource.getConnection()) {
-      ids = Transactions.owned(c, atomic, conn -> inserter.insert(conn, requests));
+      ids = Transactions.owned(c, atomic, conn -> inserter.insert(conn, stamped));
     } catch (SQLException e) {
       throw failure("enqueue", requests.size(), e);
     }
@@ -169,9 +179,10 @@ public final class JobsClient {
     if (requests.isEmpty()) {
       return List.of();
     }
+    List<JobRequest> stamped = withActorPolicies(requests);
     List<Long> ids;
     try {
-      ids = Transactions.borrowed(connection, atomic, conn -> inserter.insert(conn, requests));
+      ids = Transactions.borrowed(connection, atomic, conn -> inserter.insert(conn, stamped));
     } catch (SQLException e) {
       throw failure("enqueue", requests.size(), e);
     }
@@ -207,6 +218,28 @@ public final class JobsClient {
     } catch (SQLException e) {
       throw new JobStoreException("cannot cancel job " + id + " in " + schema.quoted(), e);
     }
+  }
+
+  /**
+   * L3: the policy stamped into each job is the request's own when it names one, else its actor's
+   * ({@code Actor.retryPolicy()}), else {@link RetryPolicy#defaults()}.
+   */
+  private List<JobRequest> withActorPolicies(List<JobRequest> requests) {
+    List<JobRequest> stamped = null;
+    for (int i = 0; i < requests.size(); i++) {
+      JobRequest r = requests.get(i);
+      if (r.namesRetryPolicy()) {
+        continue;
+      }
+      Optional<RetryPolicy> policy = actorPolicies.apply(r.actor());
+      if (policy.isPresent()) {
+        if (stamped == null) {
+          stamped = new ArrayList<>(requests);
+        }
+        stamped.set(i, r.withDefaultRetryPolicy(policy.get()));
+      }
+    }
+    return stamped == null ? requests : stamped;
   }
 
   /**
@@ -338,6 +371,7 @@ public final class JobsClient {
     private final SchemaName schema;
     private long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
     private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
+    private Function<String, Optional<RetryPolicy>> actorPolicies = actor -> Optional.empty();
     private int eventWriterBatchSize = DEFAULT_EVENT_WRITER_BATCH_SIZE;
     private Duration eventWriterStatementTimeout = DEFAULT_EVENT_WRITER_STATEMENT_TIMEOUT;
     private JobListener listener = JobListener.NONE;
@@ -372,6 +406,25 @@ public final class JobsClient {
             "statementTimeout must be in [PT1S, PT1H], was " + timeout);
       }
       this.statementTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * The actors whose own retry policy ({@code Actor.retryPolicy()}) is stamped into their jobs
+     * when a request names none (L3: request policy, then actor policy, then {@link
+     * RetryPolicy#defaults()}). A {@code TaskQ}'s client knows its registered actors already.
+     */
+    public Builder actors(Collection<? extends Actor<?>> actors) {
+      Map<String, RetryPolicy> policies = new HashMap<>();
+      for (Actor<?> actor : actors) {
+        actor.retryPolicy().ifPresent(p -> policies.put(actor.name(), p));
+      }
+      return actorPolicies(name -> Optional.ofNullable(policies.get(name)));
+    }
+
+    /** The actor policy lookup (a {@code TaskQ} passes a live view of its registered actors). */
+    Builder actorPolicies(Function<String, Optional<RetryPolicy>> lookup) {
+      this.actorPolicies = Objects.requireNonNull(lookup, "actorPolicies");
       return this;
     }
 

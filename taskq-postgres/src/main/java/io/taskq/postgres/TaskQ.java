@@ -2,6 +2,7 @@ package io.taskq.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.core.Actor;
+import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
 import io.taskq.core.internal.RedisKeys;
@@ -37,7 +38,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 import javax.sql.DataSource;
@@ -107,6 +110,10 @@ public final class TaskQ implements AutoCloseable {
   private final JobListener jobListener;
   private final NamedStatements observeSql;
   private final Map<String, Actor<?>> actors = new LinkedHashMap<>();
+
+  /** L3: the registered actors' own retry policies, read by the client at every enqueue. */
+  private final Map<String, RetryPolicy> actorPolicies = new ConcurrentHashMap<>();
+
   private @Nullable PostgresProgressStore ownedProgress;
   private State state = State.NEW;
   private @Nullable HikariDataSource ownedPool;
@@ -158,6 +165,7 @@ public final class TaskQ implements AutoCloseable {
       throw new IllegalArgumentException(
           "an actor named '" + actor.name() + "' is already registered");
     }
+    actor.retryPolicy().ifPresent(p -> actorPolicies.put(actor.name(), p));
     return this;
   }
 
@@ -252,7 +260,11 @@ public final class TaskQ implements AutoCloseable {
   public synchronized JobsClient jobs() {
     JobsClient client = jobs;
     if (client == null) {
-      client = JobsClient.configured(dataSource(), config).listener(jobListener).build();
+      client =
+          JobsClient.configured(dataSource(), config)
+              .listener(jobListener)
+              .actorPolicies(name -> Optional.ofNullable(actorPolicies.get(name)))
+              .build();
       jobs = client;
     }
     return client;

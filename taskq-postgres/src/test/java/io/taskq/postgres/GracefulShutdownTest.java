@@ -163,4 +163,59 @@ class GracefulShutdownTest {
                         + " WHERE outcome = 'succeeded'")))
         .isEqualTo(ids.size());
   }
+
+  @Test
+  void claimedJobsWaitingForAHandler_areReleasedAtOnceWithoutRunning(TestServices services)
+      throws Exception {
+    TestDb db = TestDb.of(services);
+    List<Long> ids = db.enqueue("queued", "default", 60, RetryPolicy.defaults().withMaxAttempts(1));
+    AtomicInteger calls = new AtomicInteger();
+    CountDownLatch blocked = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Map<Long, AtomicInteger> firstRuns = new ConcurrentHashMap<>();
+    try (TaskQ first =
+        db.taskq(db.config().workerConcurrency(1).shutdownGrace(Duration.ofSeconds(20)))) {
+      first.register(
+          Actor.rawJson(
+              "queued",
+              (json, ctx) -> {
+                firstRuns.computeIfAbsent(ctx.jobId(), k -> new AtomicInteger()).incrementAndGet();
+                // Short jobs first (the worker learns they are short and claims ahead), then one
+                // that holds the only handler until shutdown has begun.
+                if (calls.incrementAndGet() == 20) {
+                  blocked.countDown();
+                  release.await(30, TimeUnit.SECONDS);
+                }
+                return null;
+              }));
+      first.start();
+      assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
+      // The look-ahead: claimed jobs beyond the single busy handler.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> db.count("jobs WHERE status = 'running'") > 1);
+      Thread closer = new Thread(first::close);
+      closer.start();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> db.count("job_attempts WHERE outcome = 'released'") > 0);
+      release.countDown();
+      closer.join(30_000);
+      assertThat(closer.isAlive()).isFalse();
+    }
+
+    assertThat(db.count("jobs WHERE status = 'running'")).isZero();
+    assertThat(db.count("jobs WHERE status = 'succeeded'")).isEqualTo(20);
+    List<Map<String, Object>> released =
+        db.rows(db.sql("SELECT job_id FROM {schema}.job_attempts WHERE outcome = 'released'"));
+    assertThat(released).isNotEmpty();
+    for (Map<String, Object> row : released) {
+      long id = (Long) row.get("job_id");
+      assertThat(firstRuns).doesNotContainKey(id);
+      assertThat(db.job(id).get("status")).isEqualTo("pending");
+      assertThat(db.job(id).get("attempt")).isEqualTo(0);
+    }
+    assertThat(firstRuns.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+    assertThat(ids).hasSize(60);
+  }
 }

@@ -11,6 +11,10 @@
 -- computed by retry_delay (capped by max_retry_backoff), exactly like the reclaim sweep (S1).
 -- L5: a success stores its result until now + result TTL; a TTL of 0 stores none.
 -- B4: written timestamps use clock_timestamp(); the events carry a microsecond ladder.
+-- L4: the rows are locked in job id order (ORDER BY under FOR UPDATE: the sort comes before the
+-- locks), the one order heartbeat and release lock in too, so none of them can deadlock another.
+-- The jobs side of the locking join carries no restriction (status is read from the locked row,
+-- 'live'): see heartbeat in lease.sql for why.
 -- Binds: result TTL ms, max retry backoff ms, worker id, then the batch as parallel arrays:
 -- ids bigint[], tokens bigint[], succeeded boolean[], results text[], error classes text[],
 -- messages text[], stacks text[]; last, the wake channel (L9: a batch hook's wake).
@@ -23,7 +27,7 @@ input AS (
          AS t(id, token, succeeded, result, error_class, error_message, error_stack)
 ),
 decided AS MATERIALIZED (
-  SELECT i.*, p.*, j.attempt, j.actor, j.queue, j.started_at,
+  SELECT i.*, p.*, j.attempt, j.actor, j.queue, j.started_at, j.status = 'running' AS live,
          CASE
            WHEN j.cancel_requested_at IS NOT NULL THEN 'cancelled'
            WHEN i.succeeded THEN 'succeeded'
@@ -37,7 +41,8 @@ decided AS MATERIALIZED (
          END AS retry_in
     FROM input i
    CROSS JOIN params p
-    JOIN {schema}.jobs j ON j.id = i.id AND j.lease_token = i.token AND j.status = 'running'
+    JOIN {schema}.jobs j ON j.id = i.id AND j.lease_token = i.token
+   ORDER BY j.id
      FOR UPDATE OF j
 ),
 done AS (
@@ -58,6 +63,7 @@ done AS (
          finished_at       = CASE WHEN d.next_status = 'pending' THEN NULL ELSE clock_timestamp() END
     FROM decided d
    WHERE j.id = d.id
+     AND d.live
   RETURNING j.id, j.status, d.attempt, d.actor, d.queue, d.started_at, d.succeeded, d.worker_id,
             d.error_class, d.error_message, d.error_stack, j.batch_id, d.token,
             (extract(epoch FROM (j.run_at - clock_timestamp())) * 1000)::bigint AS retry_in_ms

@@ -19,15 +19,31 @@ WITH me AS (
 held AS (
   SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS t(id, token)
 ),
+-- L4: the rows are locked in job id order before any is written. Every statement that changes
+-- many jobs rows at once (this one, release, complete) locks them in that one order, so two of
+-- them over overlapping ids wait for each other instead of deadlocking (40P01). The S1 sweep
+-- locks with SKIP LOCKED, which never waits.
+-- The jobs side carries no restriction (status, owner): with statistics that lag behind a burst
+-- of claims, a restriction makes the planner expect one row there and loop over the whole array
+-- for each held job (quadratic in the jobs held). Unrestricted, jobs is looked up by primary key
+-- once per held job; status and owner are read from the locked row, and the UPDATE needs no
+-- restriction either, as the rows are locked.
+locked AS MATERIALIZED (
+  SELECT j.id, j.status = 'running' AND j.locked_by = (SELECT id FROM me) AS mine
+    FROM held
+    JOIN {schema}.jobs j ON j.id = held.id AND j.lease_token = held.token
+   ORDER BY j.id
+     FOR UPDATE OF j
+),
 renewed AS (
   UPDATE {schema}.jobs j
      SET lock_expires_at = clock_timestamp() + ? * interval '1 millisecond'
-    FROM held
-   WHERE j.status = 'running'
+    FROM locked
+   WHERE j.id = locked.id
+     AND locked.mine
      AND j.locked_by = ?
-     AND j.id = held.id
-     AND j.lease_token = held.token
-  RETURNING j.id, j.lease_token, j.lock_expires_at, j.cancel_requested_at IS NOT NULL AS cancel_requested
+  RETURNING j.id, j.lease_token, j.lock_expires_at,
+            j.cancel_requested_at IS NOT NULL AS cancel_requested
 ),
 -- L7/D9: the reservation slots a renewed job holds keep the job's lease (same token, same expiry)
 -- and are stamped used (S9's idleness clock). Slot rows are locked after the job rows.
@@ -55,6 +71,15 @@ WITH params AS (
 held AS (
   SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS t(id, token)
 ),
+-- L4: locked in job id order first, like heartbeat and complete (no deadlock between them); no
+-- restriction on the jobs side, for the reason given at heartbeat.
+locked AS MATERIALIZED (
+  SELECT j.id, j.status = 'running' AS live
+    FROM held
+    JOIN {schema}.jobs j ON j.id = held.id AND j.lease_token = held.token
+   ORDER BY j.id
+     FOR UPDATE OF j
+),
 released AS (
   UPDATE {schema}.jobs j
      SET status          = CASE WHEN j.cancel_requested_at IS NULL THEN 'pending' ELSE 'cancelled' END,
@@ -63,10 +88,9 @@ released AS (
          finished_at     = CASE WHEN j.cancel_requested_at IS NULL THEN NULL ELSE clock_timestamp() END,
          locked_by       = NULL,
          lock_expires_at = NULL
-    FROM held
-   WHERE j.id = held.id
-     AND j.lease_token = held.token
-     AND j.status = 'running'
+    FROM locked
+   WHERE j.id = locked.id
+     AND locked.live
   RETURNING j.id, j.lease_token, j.status, j.actor, j.queue, j.started_at, j.batch_id,
             CASE WHEN j.status = 'pending' THEN j.attempt + 1 ELSE j.attempt END AS attempt
 ),

@@ -24,19 +24,47 @@ lease_arm AS MATERIALIZED (
      FOR UPDATE OF j SKIP LOCKED
 ),
 -- S1 heartbeat arm: running jobs whose owner stopped heartbeating for worker_stale_after, or
--- whose owner's row is gone. Rows the lease arm took are excluded (we hold their locks already).
+-- whose owner's row is gone. Driven from the owners, never from the jobs: lost_owners walks the
+-- distinct locked_by values of running jobs with a skip scan of jobs_running_owner_idx (one index
+-- probe per owner, however many jobs each holds) and keeps the owners with no fresh workers row;
+-- the arm then reads at most batch size of their jobs through the same index. A scan over all
+-- running jobs (anti-joined with workers) would cost the whole backlog on every batch.
+lost_owners AS MATERIALIZED (
+  WITH RECURSIVE owner(locked_by) AS (
+    (SELECT j.locked_by
+       FROM {schema}.jobs j
+      WHERE j.status = 'running'
+      ORDER BY j.locked_by
+      LIMIT 1)
+    UNION ALL
+    SELECT (SELECT j.locked_by
+              FROM {schema}.jobs j
+             WHERE j.status = 'running'
+               AND j.locked_by > o.locked_by
+             ORDER BY j.locked_by
+             LIMIT 1)
+      FROM owner o
+     WHERE o.locked_by IS NOT NULL
+  )
+  SELECT o.locked_by
+    FROM owner o
+   WHERE o.locked_by IS NOT NULL
+     AND NOT EXISTS (
+           SELECT 1
+             FROM {schema}.workers w
+            WHERE w.id = o.locked_by
+              AND w.heartbeat_at >= statement_timestamp()
+                                    - (SELECT stale_after_ms FROM params) * interval '1 millisecond')
+),
+-- Rows the lease arm took are excluded (we hold their locks already). No ORDER BY: the index scan
+-- stops at the LIMIT (a sort would read every job of the lost owners first); SKIP LOCKED never
+-- waits, so the order rows are locked in cannot take part in a deadlock.
 heartbeat_arm AS MATERIALIZED (
   SELECT j.id, j.locked_by, j.started_at, 'WorkerLost'::text AS error_class
     FROM {schema}.jobs j
    WHERE j.status = 'running'
-     AND NOT EXISTS (
-           SELECT 1
-             FROM {schema}.workers w
-            WHERE w.id = j.locked_by
-              AND w.heartbeat_at >= statement_timestamp()
-                                    - (SELECT stale_after_ms FROM params) * interval '1 millisecond')
-     AND j.id NOT IN (SELECT id FROM lease_arm)
-   ORDER BY j.id
+     AND j.locked_by = ANY (ARRAY(SELECT locked_by FROM lost_owners))
+     AND j.id <> ALL (ARRAY(SELECT id FROM lease_arm))
    LIMIT (SELECT batch_size FROM params)
      FOR UPDATE OF j SKIP LOCKED
 ),
@@ -72,6 +100,9 @@ reclaimed AS (
          lock_expires_at = NULL
     FROM picked k, params p
    WHERE j.id = k.id
+     -- The picked ids as an array: the rows are found through jobs_pkey, whatever the planner
+     -- guesses of the CTE's size (a join on the CTE alone may hash all of jobs).
+     AND j.id = ANY (ARRAY(SELECT id FROM picked))
      AND j.status = 'running'
   RETURNING j.id, j.status, j.attempt, j.actor, j.queue, j.error_class, j.error_message,
             k.locked_by, k.started_at, j.batch_id, j.lease_token,

@@ -44,6 +44,9 @@ import org.slf4j.LoggerFactory;
  * jobs run again (at-least-once).
  */
 public final class Completer implements Runnable {
+  /** Batches of outcomes that may wait before {@link #submit} makes handlers wait. */
+  static final int QUEUED_BATCHES = 4;
+
   private static final Logger LOG = LoggerFactory.getLogger(Completer.class);
 
   private final CompletionWriter writer;
@@ -85,10 +88,23 @@ public final class Completer implements Runnable {
     this.lingerNanos = linger.toNanos();
   }
 
-  /** Queues a finished attempt for recording. */
+  /**
+   * Queues a finished attempt for recording. Back-pressure: while {@value #QUEUED_BATCHES} batches
+   * of outcomes already wait (the database is slow or away), the handler's thread waits here, so
+   * its slot is not freed and the worker claims no more jobs than it can record; the wait ends when
+   * a batch is taken, at shutdown, or when the thread is interrupted.
+   */
   public void submit(Completion completion) {
     lock.lock();
     try {
+      while (queue.size() >= QUEUED_BATCHES * batchSize && !finishing) {
+        try {
+          changed.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
       queue.addLast(completion);
       changed.signalAll();
     } finally {
@@ -142,6 +158,7 @@ public final class Completer implements Runnable {
       while (!queue.isEmpty() && batch.size() < batchSize) {
         batch.add(queue.pollFirst());
       }
+      changed.signalAll(); // room for handlers waiting in submit()
       return batch;
     } finally {
       lock.unlock();

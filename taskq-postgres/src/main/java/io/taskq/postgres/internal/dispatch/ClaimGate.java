@@ -16,11 +16,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * waiting). It becomes false after a claim that came back short: nothing more is due until
  * something says otherwise, so a finished handler does not by itself cause an empty claim.
  *
- * <p>A claim takes at most {@code min(free slots, claim batch size)} jobs, so the worker never
- * holds more jobs than it can run. While handlers are busy and fewer slots than a full batch are
- * free, the gate waits up to the gather time for more to free up: short jobs are then claimed in
- * full batches rather than one by one, which is what keeps the write transactions per job low. An
- * idle worker never waits, so pickup latency does not pay for it.
+ * <p>A claim takes at most {@code min(free slots, claim batch size)} jobs, and only when at least
+ * one slot is free (back-pressure: the worker never holds more jobs than it has slots, and a claim
+ * never asks for 0 or fewer). The slots are the handler slots plus a <em>look-ahead</em>: as many
+ * jobs as the handlers are expected to finish during one claim's round trip ({@code handler slots x
+ * claim round trip / handler run time}, from moving averages of both, capped at {@code
+ * maxLookahead}). Short jobs are then claimed while the handlers still run the previous batch, and
+ * wait for a free handler in claim order, so a busy worker does not idle for every round trip; long
+ * jobs get no look-ahead at all (nothing would finish during a round trip), so a worker never sits
+ * on jobs that idle workers could run. Until both averages are known there is none either. While
+ * handlers are busy and fewer slots than a full batch are free, the gate waits up to the gather
+ * time for more to free up: short jobs are then claimed in full batches rather than one by one,
+ * which is what keeps the write transactions per job low. An idle worker never waits, so pickup
+ * latency does not pay for it.
  *
  * <p>Thread-safe; one lock guards all state. Times are the JVM's monotonic clock, used only to
  * schedule the next look at the database, never stored.
@@ -31,6 +39,7 @@ public final class ClaimGate {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final int capacity;
+  private final int maxLookahead;
   private final int batchSize;
   private final int gatherTarget;
   private final long gatherNanos;
@@ -41,9 +50,22 @@ public final class ClaimGate {
   private long nextPollAt;
   private final PriorityQueue<Long> dueTimes = new PriorityQueue<>();
   private boolean stopped;
+  private long roundTripNanos = -1;
+  private long handlerRunNanos = -1;
 
+  /** A gate without look-ahead: the worker holds at most {@code capacity} jobs. */
   public ClaimGate(int capacity, int batchSize, Duration gather, Duration pollInterval) {
+    this(capacity, 0, batchSize, gather, pollInterval);
+  }
+
+  /**
+   * @param capacity the handler slots
+   * @param maxLookahead most jobs held beyond the handler slots
+   */
+  public ClaimGate(
+      int capacity, int maxLookahead, int batchSize, Duration gather, Duration pollInterval) {
     this.capacity = capacity;
+    this.maxLookahead = maxLookahead;
     this.batchSize = batchSize;
     this.gatherTarget = Math.min(capacity, batchSize);
     this.gatherNanos = gather.toNanos();
@@ -62,16 +84,23 @@ public final class ClaimGate {
       while (!stopped) {
         long now = System.nanoTime();
         noteTimers(now);
-        if (mayHaveWork && used < capacity) {
+        if (mayHaveWork && used < limit()) {
           gather(now);
           if (stopped) {
             break;
           }
-          int slots = Math.min(capacity - used, batchSize);
-          used += slots;
-          mayHaveWork = false;
-          nextPollAt = System.nanoTime() + pollNanos;
-          return slots;
+          // Computed after the gathering wait, which let go of the lock: the look-ahead may have
+          // shrunk meanwhile (a slow job finished), so there may be no slot left at all. Never
+          // reserve 0 or fewer (0 means "stopped" to the dispatcher): wait for a slot instead.
+          int free = limit() - used;
+          if (free > 0) {
+            int slots = Math.min(free, batchSize);
+            used += slots;
+            mayHaveWork = false;
+            nextPollAt = System.nanoTime() + pollNanos;
+            return slots;
+          }
+          continue;
         }
         changed.awaitNanos(nextTimer() - now);
       }
@@ -101,13 +130,58 @@ public final class ClaimGate {
 
   private void gather(long start) throws InterruptedException {
     long until = start + gatherNanos;
-    while (!stopped && used > 0 && capacity - used < gatherTarget) {
+    while (!stopped && used > 0 && limit() - used < gatherTarget) {
       long left = until - System.nanoTime();
       if (left <= 0) {
         return;
       }
       changed.awaitNanos(left);
     }
+  }
+
+  /** Slots: the handler slots plus the current look-ahead. Call under the lock. */
+  private int limit() {
+    if (maxLookahead == 0 || roundTripNanos < 0 || handlerRunNanos < 0) {
+      return capacity;
+    }
+    double finishing = (double) capacity * roundTripNanos / Math.max(handlerRunNanos, 1_000);
+    return capacity + (int) Math.min(maxLookahead, Math.floor(finishing));
+  }
+
+  /** The round trip of a claim statement that just returned, for the look-ahead. */
+  public void noteClaimRoundTrip(long nanos) {
+    lock.lock();
+    try {
+      int before = limit();
+      roundTripNanos = average(roundTripNanos, nanos);
+      signalIfGrown(before);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** How long a handler slot was busy with one job, for the look-ahead. */
+  public void noteHandlerRun(long nanos) {
+    lock.lock();
+    try {
+      int before = limit();
+      handlerRunNanos = average(handlerRunNanos, nanos);
+      signalIfGrown(before);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** A grown look-ahead frees slots: a claim waiting for one must look again. */
+  private void signalIfGrown(int before) {
+    if (limit() > before) {
+      changed.signalAll();
+    }
+  }
+
+  /** A moving average that follows a change within a few dozen samples. */
+  private static long average(long current, long sample) {
+    return current < 0 ? sample : current + (sample - current) / 8;
   }
 
   /** Records a claim's result: unused reservations return, and a full claim suggests more. */

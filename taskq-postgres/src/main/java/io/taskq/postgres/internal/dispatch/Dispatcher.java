@@ -63,7 +63,9 @@ public final class Dispatcher implements Runnable {
     }
     List<ClaimedJob> jobs;
     try {
+      long started = System.nanoTime();
       jobs = claimer.claim(queues, actors, slots);
+      gate.noteClaimRoundTrip(System.nanoTime() - started);
     } catch (SQLException | RuntimeException e) {
       gate.claimFailed(slots);
       return !gate.awaitStop(retryDelay(e));

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +37,7 @@ public final class LeaseRelease {
   private final String wakeChannel;
   private final InFlight inFlight;
   private final FencedWrites fenced;
+  private final AtomicLong failures = new AtomicLong();
 
   public LeaseRelease(
       DataSource dataSource,
@@ -71,6 +73,7 @@ public final class LeaseRelease {
       }
       return released.size();
     } catch (SQLException e) {
+      failures.incrementAndGet();
       LOG.warn(
           "releasing {} leases failed (SQLSTATE {}); they will lapse and the jobs be"
               + " reclaimed by the lease sweep: {}",
@@ -81,6 +84,11 @@ public final class LeaseRelease {
     } finally {
       jobs.forEach(inFlight::remove);
     }
+  }
+
+  /** Releases that failed so far (their leases lapse instead). */
+  public long failures() {
+    return failures.get();
   }
 
   private Set<Long> write(List<RunningJob> jobs) throws SQLException {

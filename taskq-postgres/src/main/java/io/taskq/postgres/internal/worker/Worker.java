@@ -54,8 +54,11 @@ import org.slf4j.LoggerFactory;
  * WakeListener}), the <em>completer</em> (records finished attempts in batches, {@link Completer})
  * and the <em>heartbeat</em> (refreshes the worker row and renews every held lease in one statement
  * per tick, {@link Heartbeat}). Handlers run on the application's executor or on a fixed pool of
- * {@code concurrency} threads the worker owns; either way at most {@code concurrency} run at once,
- * because each claimed job holds one slot of the {@link ClaimGate}.
+ * {@code concurrency} threads the worker owns; either way at most {@code concurrency} run at once
+ * ({@link HandlerLauncher}). Each claimed job holds one slot of the {@link ClaimGate}, which for
+ * short jobs has up to one claim batch more slots than there are handlers (its look-ahead): the
+ * next claim is made while the handlers still run the last one, and its jobs wait for a free
+ * handler, so a busy worker does not idle for every claim's round trip.
  *
  * <p><b>One job's path.</b> claim (running, lease, fencing token) -> {@link InFlight} -> handler ->
  * outcome queued -> slot freed -> batch write (succeeded / pending again / failed / cancelled, with
@@ -63,11 +66,12 @@ import org.slf4j.LoggerFactory;
  * the lease alive; every write matches the token (D9).
  *
  * <p><b>Shutdown</b> ({@link #close()}, L11), in this order, each step after the one before: stop
- * claiming; wait up to the grace period for running handlers; release the leases of the ones still
- * running (back to pending, due now, attempt not used up, a wake NOTIFY so another worker takes
- * them at once) and interrupt them; record every queued outcome; stop the heartbeat and the
- * listener; delete the worker row; stop the owned handler pool. Nothing that finished is lost, and
- * nothing unfinished waits for a lease to lapse.
+ * claiming; release the leases of claimed jobs still waiting for a handler; wait up to the grace
+ * period for running handlers; release the leases of the ones still running (back to pending, due
+ * now, attempt not used up, a wake NOTIFY so another worker takes them at once) and interrupt them;
+ * record every queued outcome; stop the heartbeat and the listener; delete the worker row; stop the
+ * owned handler pool. Nothing that finished is lost, and nothing unfinished waits for a lease to
+ * lapse.
  */
 public final class Worker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
@@ -92,6 +96,7 @@ public final class Worker implements AutoCloseable {
   private final ReservationRegistry reservations;
   private final @Nullable KeyedReservationDrain keyedDrain;
   private final CapsSettings caps;
+  private final HandlerLauncher launcher;
   private final RateLimitWait rateLimits;
   private final WorkerExtensions extensions;
   private final @Nullable ExecutorService ownedHandlers;
@@ -123,6 +128,7 @@ public final class Worker implements AutoCloseable {
     this.gate =
         new ClaimGate(
             settings.concurrency(),
+            settings.claimBatchSize(),
             settings.claimBatchSize(),
             settings.claimGather(),
             settings.pollInterval());
@@ -170,13 +176,15 @@ public final class Worker implements AutoCloseable {
                 settings.concurrency(), WorkerThreads.of("handler", id, true))
             : null;
     this.ownedHandlers = owned;
-    HandlerLauncher launcher =
+    this.launcher =
         new HandlerLauncher(
             actors,
             owned != null ? owned : Objects.requireNonNull(executor),
+            settings.concurrency(),
             inFlight,
             completer::submit,
             freeSlot(caps),
+            gate::noteHandlerRun,
             job -> leaseRelease.release(List.of(job)),
             GuardedJobListener.of(jobListener),
             rateLimits,
@@ -389,6 +397,7 @@ public final class Worker implements AutoCloseable {
     }
     try {
       stopClaiming();
+      releaseWaiting();
       releaseUnfinished(awaitHandlers());
       recordOutcomes();
     } catch (InterruptedException e) {
@@ -408,6 +417,17 @@ public final class Worker implements AutoCloseable {
   private void stopClaiming() throws InterruptedException {
     gate.stop();
     join(dispatchThread);
+  }
+
+  /** Claimed jobs no handler started yet go back to the queue at once, for another worker. */
+  private void releaseWaiting() {
+    List<RunningJob> waiting = launcher.takeWaiting();
+    List<RunningJob> released = waiting.stream().filter(RunningJob::release).toList();
+    leaseRelease.release(released);
+    waiting.forEach(job -> gate.release());
+    if (!waiting.isEmpty()) {
+      LOG.info("worker {}: {} claimed jobs not started; leases released", id(), waiting.size());
+    }
   }
 
   private boolean awaitHandlers() throws InterruptedException {

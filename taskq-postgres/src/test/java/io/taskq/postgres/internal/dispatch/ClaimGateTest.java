@@ -116,4 +116,95 @@ class ClaimGateTest {
     assertThat(gate.used()).isZero();
     assertThat(claimAsync(gate).get(5, TimeUnit.SECONDS)).isEqualTo(3);
   }
+
+  @Test
+  void lookahead_isNoneBeforeRoundTripAndHandlerTimesAreKnown() throws Exception {
+    ClaimGate gate = new ClaimGate(4, 8, 8, Duration.ZERO, LONG_POLL);
+    gate.noteClaimRoundTrip(TimeUnit.MILLISECONDS.toNanos(2));
+    assertThat(gate.awaitClaim()).isEqualTo(4);
+  }
+
+  @Test
+  void shortHandlers_letTheWorkerHoldUpToTheLookaheadBeyondItsHandlers() throws Exception {
+    ClaimGate gate = new ClaimGate(4, 8, 8, Duration.ZERO, LONG_POLL);
+    gate.noteClaimRoundTrip(TimeUnit.MILLISECONDS.toNanos(2));
+    gate.noteHandlerRun(TimeUnit.MICROSECONDS.toNanos(10));
+
+    int first = gate.awaitClaim();
+    gate.claimed(first, first);
+    int second = claimAsync(gate).get(5, TimeUnit.SECONDS);
+    gate.claimed(second, second);
+
+    assertThat(first).isEqualTo(8);
+    assertThat(second).isEqualTo(4);
+    assertThat(gate.used()).isEqualTo(12);
+    CompletableFuture<Integer> third = claimAsync(gate);
+    gate.wake();
+    assertThat(third).isNotDone();
+    gate.release();
+    assertThat(third.get(5, TimeUnit.SECONDS)).isEqualTo(1);
+  }
+
+  @Test
+  void lookahead_coversWhatTheHandlersFinishDuringOneRoundTrip() throws Exception {
+    ClaimGate gate = new ClaimGate(4, 8, 16, Duration.ZERO, LONG_POLL);
+    // Each handler finishes one job per round trip: 4 handlers, 4 more jobs held.
+    gate.noteClaimRoundTrip(TimeUnit.MILLISECONDS.toNanos(2));
+    gate.noteHandlerRun(TimeUnit.MILLISECONDS.toNanos(2));
+
+    assertThat(gate.awaitClaim()).isEqualTo(8);
+  }
+
+  @Test
+  void longHandlers_getNoLookahead() throws Exception {
+    ClaimGate gate = new ClaimGate(4, 8, 8, Duration.ZERO, LONG_POLL);
+    gate.noteClaimRoundTrip(TimeUnit.MILLISECONDS.toNanos(2));
+    gate.noteHandlerRun(TimeUnit.SECONDS.toNanos(10));
+
+    assertThat(gate.awaitClaim()).isEqualTo(4);
+  }
+
+  @Test
+  void lookaheadShrinkingWhileGathering_neverReservesZeroOrFewerSlots() throws Exception {
+    // The reverted look-ahead reserved limit - used slots after gathering, computed after the
+    // wait: when a slow job's run time shrank the look-ahead meanwhile, that was 0 or less, and a
+    // 0 told the dispatcher the gate was stopped, so it ended with free handlers and due jobs.
+    ClaimGate gate = new ClaimGate(4, 8, 8, Duration.ofMillis(50), LONG_POLL);
+    gate.noteClaimRoundTrip(TimeUnit.MILLISECONDS.toNanos(2));
+    gate.noteHandlerRun(TimeUnit.MICROSECONDS.toNanos(10));
+    int first = gate.awaitClaim();
+    gate.claimed(first, first);
+    int second = claimAsync(gate).get(5, TimeUnit.SECONDS);
+    gate.claimed(second, second);
+    assertThat(gate.used()).isEqualTo(12);
+
+    CompletableFuture<Integer> third = claimAsync(gate);
+    gate.release(); // 11 held: the third claim starts gathering for a fuller batch...
+    Thread.sleep(10);
+    gate.noteHandlerRun(TimeUnit.SECONDS.toNanos(10)); // ...and the look-ahead drops to 0
+    Thread.sleep(200);
+
+    assertThat(third).as("no slot is free: 11 jobs held, 4 handlers").isNotDone();
+    for (int i = 0; i < 8; i++) {
+      gate.release();
+    }
+    assertThat(third.get(5, TimeUnit.SECONDS)).isEqualTo(1);
+    assertThat(gate.used()).isEqualTo(4);
+  }
+
+  @Test
+  void lookahead_growing_wakesAWaitingClaim() throws Exception {
+    ClaimGate gate = new ClaimGate(4, 8, 8, Duration.ZERO, LONG_POLL);
+    int first = gate.awaitClaim();
+    gate.claimed(first, first);
+    assertThat(first).isEqualTo(4);
+    CompletableFuture<Integer> next = claimAsync(gate);
+    Thread.sleep(50);
+    assertThat(next).isNotDone();
+
+    gate.noteClaimRoundTrip(TimeUnit.MILLISECONDS.toNanos(2));
+    gate.noteHandlerRun(TimeUnit.MICROSECONDS.toNanos(10));
+
+    assertThat(next.get(5, TimeUnit.SECONDS)).isEqualTo(8);
+  }
 }
