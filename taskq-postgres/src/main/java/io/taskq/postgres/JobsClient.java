@@ -220,6 +220,18 @@ public final class JobsClient {
     }
   }
 
+  /** {@link #withActorPolicies(List)} for a batch's members and its hook template. */
+  private BatchRequest withActorPolicies(BatchRequest request) {
+    List<JobRequest> members = withActorPolicies(request.members());
+    JobRequest hook = request.hook();
+    JobRequest stampedHook = hook == null ? null : withActorPolicies(List.of(hook)).get(0);
+    if (members == request.members() && stampedHook == hook) {
+      return request;
+    }
+    BatchRequest stamped = BatchRequest.of(members);
+    return stampedHook == null ? stamped : stamped.onComplete(stampedHook);
+  }
+
   /**
    * L3: the policy stamped into each job is the request's own when it names one, else its actor's
    * ({@code Actor.retryPolicy()}), else {@link RetryPolicy#defaults()}.
@@ -252,9 +264,10 @@ public final class JobsClient {
    */
   public EnqueuedBatch enqueueBatch(BatchRequest request) {
     validate(request);
+    BatchRequest stamped = withActorPolicies(request);
     EnqueuedBatch batch;
     try (Connection c = dataSource.getConnection()) {
-      batch = Transactions.owned(c, true, conn -> batches.insert(conn, request));
+      batch = Transactions.owned(c, true, conn -> batches.insert(conn, stamped));
     } catch (SQLException e) {
       throw failure("enqueue a batch of", request.members().size(), e);
     }
@@ -270,9 +283,10 @@ public final class JobsClient {
   public EnqueuedBatch enqueueBatch(Connection connection, BatchRequest request) {
     Objects.requireNonNull(connection, "connection");
     validate(request);
+    BatchRequest stamped = withActorPolicies(request);
     EnqueuedBatch batch;
     try {
-      batch = Transactions.borrowed(connection, true, conn -> batches.insert(conn, request));
+      batch = Transactions.borrowed(connection, true, conn -> batches.insert(conn, stamped));
     } catch (SQLException e) {
       throw failure("enqueue a batch of", request.members().size(), e);
     }

@@ -69,6 +69,43 @@ class ActorRetryPolicyTest {
   }
 
   @Test
+  @Tag("L9")
+  void batchMembersAndHook_namingNoPolicy_getTheirActorsPolicy(TestServices services)
+      throws SQLException {
+    TestDb db = TestDb.of(services);
+    JobsClient client =
+        JobsClient.builder(db.dataSource, db.schema)
+            .actors(List.of(withPolicy("billing"), withPolicy("report")))
+            .build();
+
+    EnqueuedBatch batch =
+        client.enqueueBatch(
+            BatchRequest.of(
+                    List.of(
+                        JobRequest.of("billing", "{}"),
+                        JobRequest.builder("billing").retryPolicy(REQUEST_POLICY).build(),
+                        JobRequest.of("unregistered", "{}")))
+                .onComplete(JobRequest.of("report", "{}")));
+
+    assertThat(stamped(client, batch.jobIds().get(0))).isEqualTo(ACTOR_POLICY);
+    assertThat(stamped(client, batch.jobIds().get(1))).isEqualTo(REQUEST_POLICY);
+    assertThat(stamped(client, batch.jobIds().get(2))).isEqualTo(RetryPolicy.defaults());
+    assertThat(
+            db.rows(
+                db.sql(
+                    "SELECT hook_retry_backoff, hook_retry_base_ms, hook_max_attempts"
+                        + " FROM {schema}.batches WHERE id = ?"),
+                batch.batchId()))
+        .singleElement()
+        .satisfies(
+            row -> {
+              assertThat(row.get("hook_retry_backoff")).isEqualTo("constant");
+              assertThat(((Number) row.get("hook_retry_base_ms")).longValue()).isEqualTo(20L);
+              assertThat(((Number) row.get("hook_max_attempts")).intValue()).isEqualTo(3);
+            });
+  }
+
+  @Test
   void requestPolicy_winsOverTheActors(TestServices services) {
     TestDb db = TestDb.of(services);
     JobsClient client =
