@@ -436,7 +436,7 @@ public final class TaskQConfig {
   /**
    * Jobs one claim statement takes at most; never more than the worker's free slots.
    *
-   * <p>Default: 64. Range: 1..1000.
+   * <p>Default: 256. Range: 1..1000.
    */
   public int claimBatchSize() {
     return values.get(KnobCatalog.CLAIM_BATCH_SIZE);

@@ -157,7 +157,7 @@ final class KnobExamples {
           new Object[] {"redisCommandTimeout", ofSeconds(2)},
           new Object[] {"workerConcurrency", 8},
           new Object[] {"workerQueues", List.of("default")},
-          new Object[] {"claimBatchSize", 64},
+          new Object[] {"claimBatchSize", 256},
           new Object[] {"leasePeriod", ofSeconds(30)},
           new Object[] {"heartbeatInterval", ofSeconds(5)},
           new Object[] {"workerStaleAfter", ofSeconds(60)},

@@ -197,7 +197,7 @@ public final class KnobCatalog {
           Rules.queueNames(),
           Knob.Exposure.PLAIN);
   public static final Knob<Integer> CLAIM_BATCH_SIZE =
-      count("TASKQ_CLAIM_BATCH_SIZE", "claimBatchSize", 64, 1, 1000);
+      count("TASKQ_CLAIM_BATCH_SIZE", "claimBatchSize", 256, 1, 1000);
   public static final Knob<Duration> LEASE_PERIOD =
       duration(
           "TASKQ_LEASE_PERIOD",
