@@ -3,28 +3,20 @@ package io.taskq.benchmarks;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.core.SchemaName;
-import io.taskq.core.ratelimit.Decision;
 import io.taskq.core.ratelimit.SlidingWindowLog;
 import io.taskq.postgres.PostgresSlidingWindow;
 import io.taskq.postgres.internal.migrate.Migrations;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The PostgreSQL sliding-window fallback's decisions per second (M4, D14): {@code threads} callers
- * ask for one permit of a random name among {@value #NAMES}, each name 20 per second, until {@code
- * decisions} answers came back, over a pool of {@code threads} connections. Each decision is one
- * transaction (keyed advisory lock, read, write), so this is the rate a deployment without Redis,
- * or one whose Redis is down under the fall-back policy, can decide at.
+ * ask for one permit of a random name among {@value LimiterLoad#NAMES}, each name 20 per second,
+ * until {@code decisions} answers came back, over a pool of {@code threads} connections. Each
+ * decision is one transaction (keyed advisory lock, read, write), so this is the rate a deployment
+ * without Redis, or one whose Redis is down under the fall-back policy, can decide at.
  *
  * <p>Standalone: {@code java -cp ... io.taskq.benchmarks.PgRateLimitBenchmark [decisions]
  * [threads]} (reads {@code TASKQ_DATABASE_URL}, else the local PostgreSQL). From {@link Benchmark}:
@@ -32,7 +24,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class PgRateLimitBenchmark {
   static final String SCHEMA = "taskq_bench_rl";
-  private static final int NAMES = 100;
   private static final int DEFAULT_DECISIONS = 20_000;
   private static final int DEFAULT_THREADS = 8;
 
@@ -69,7 +60,7 @@ public final class PgRateLimitBenchmark {
                 pool, schema, SlidingWindowLog.of(20, Duration.ofSeconds(1)));
         limiter.tryAcquire("warm-up");
         long started = System.nanoTime();
-        long admitted = run(limiter, decisions, threads);
+        long admitted = LimiterLoad.admitted(limiter, decisions, threads);
         double seconds = (System.nanoTime() - started) / 1e9;
         figures.add("postgres.sliding_window.decision_rate", "decisions/s", decisions / seconds);
         figures.add("postgres.sliding_window.admitted", "%", 100.0 * admitted / decisions);
@@ -93,35 +84,5 @@ public final class PgRateLimitBenchmark {
         Statement s = c.createStatement()) {
       s.execute("DROP SCHEMA IF EXISTS " + schema.quoted() + " CASCADE");
     }
-  }
-
-  private static long run(PostgresSlidingWindow limiter, int decisions, int threads)
-      throws Exception {
-    AtomicLong left = new AtomicLong(decisions);
-    ExecutorService callers = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<Long>> admitted = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        admitted.add(callers.submit(() -> caller(limiter, left)));
-      }
-      long total = 0;
-      for (Future<Long> each : admitted) {
-        total += each.get();
-      }
-      return total;
-    } finally {
-      callers.shutdownNow();
-    }
-  }
-
-  private static long caller(PostgresSlidingWindow limiter, AtomicLong left) {
-    long admitted = 0;
-    while (left.getAndDecrement() > 0) {
-      Decision decision = limiter.tryAcquire("name-" + ThreadLocalRandom.current().nextInt(NAMES));
-      if (decision.allowed()) {
-        admitted++;
-      }
-    }
-    return admitted;
   }
 }

@@ -5,7 +5,6 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.taskq.core.SchemaName;
-import io.taskq.core.ratelimit.Decision;
 import io.taskq.core.ratelimit.Gcra;
 import io.taskq.core.ratelimit.RateLimit;
 import io.taskq.core.ratelimit.SlidingWindowLog;
@@ -14,20 +13,14 @@ import io.taskq.core.ratelimit.UnavailablePolicy;
 import io.taskq.redis.RedisConnector;
 import io.taskq.redis.RedisRateLimiter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Rate-limit decisions per second against Redis, for each algorithm: {@code threads} callers
- * sharing one connector ask for one permit of a random name among {@value #NAMES} until {@code
- * decisions} answers came back. Each name admits 20 per second after a burst of 20, so a run of a
- * few seconds both admits and refuses, and both paths of each script are measured.
+ * sharing one connector ask for one permit of a random name among {@value LimiterLoad#NAMES} until
+ * {@code decisions} answers came back. Each name admits 20 per second after a burst of 20, so a run
+ * of a few seconds both admits and refuses, and both paths of each script are measured.
  *
  * <p>Standalone: {@code java -cp ... io.taskq.benchmarks.RateLimitBenchmark [decisions] [threads]}
  * (reads {@code TASKQ_REDIS_URL}, else the local Redis). From {@link Benchmark}: call {@link
@@ -37,7 +30,6 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class RateLimitBenchmark {
   static final String SCHEMA = "taskq_bench";
   static final String LOCAL_REDIS = "redis://127.0.0.1:6379";
-  private static final int NAMES = 100;
 
   private RateLimitBenchmark() {}
 
@@ -68,7 +60,7 @@ public final class RateLimitBenchmark {
             RedisRateLimiter.create(connector, limit, UnavailablePolicy.failOpen());
         limiter.tryAcquire("warm-up");
         long started = System.nanoTime();
-        long admitted = run(limiter, decisions, threads);
+        long admitted = LimiterLoad.admitted(limiter, decisions, threads);
         double seconds = (System.nanoTime() - started) / 1e9;
         figures.add("redis." + algorithm + ".decision_rate", "decisions/s", decisions / seconds);
         figures.add("redis." + algorithm + ".admitted", "%", 100.0 * admitted / decisions);
@@ -84,35 +76,6 @@ public final class RateLimitBenchmark {
         TokenBucket.of(20, 20, Duration.ofSeconds(1)),
         SlidingWindowLog.of(20, Duration.ofSeconds(1)),
         Gcra.of(20, Duration.ofSeconds(1), 20));
-  }
-
-  private static long run(RedisRateLimiter limiter, int decisions, int threads) throws Exception {
-    AtomicLong left = new AtomicLong(decisions);
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<Long>> admitted = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        admitted.add(pool.submit(() -> caller(limiter, left)));
-      }
-      long total = 0;
-      for (Future<Long> each : admitted) {
-        total += each.get();
-      }
-      return total;
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  private static long caller(RedisRateLimiter limiter, AtomicLong left) {
-    long admitted = 0;
-    while (left.getAndDecrement() > 0) {
-      Decision decision = limiter.tryAcquire("name-" + ThreadLocalRandom.current().nextInt(NAMES));
-      if (decision.allowed()) {
-        admitted++;
-      }
-    }
-    return admitted;
   }
 
   private static void deleteKeys(String redisUrl) {
