@@ -29,6 +29,14 @@ public final class JobRequest {
   /** Longest actor or queue name, in characters. */
   public static final int MAX_NAME_CHARS = 128;
 
+  /** {@code priority} as the {@code smallint} column stores it; a clear error when out of range. */
+  static short checkPriority(int priority) {
+    if (priority < Short.MIN_VALUE || priority > Short.MAX_VALUE) {
+      throw new IllegalArgumentException("priority must be in [-32768, 32767], was " + priority);
+    }
+    return (short) priority;
+  }
+
   /** Longest unique identity key, in characters (it is indexed). */
   public static final int MAX_IDENTITY_KEY_CHARS = 256;
 
@@ -266,10 +274,7 @@ public final class JobRequest {
 
     /** Lower runs first; -32768 to 32767. Default 0. */
     public Builder priority(int priority) {
-      if (priority < Short.MIN_VALUE || priority > Short.MAX_VALUE) {
-        throw new IllegalArgumentException("priority must be in [-32768, 32767], was " + priority);
-      }
-      this.priority = (short) priority;
+      this.priority = checkPriority(priority);
       return this;
     }
 

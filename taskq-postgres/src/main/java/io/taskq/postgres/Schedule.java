@@ -205,10 +205,7 @@ public final class Schedule {
 
     /** Lower runs first; -32768 to 32767. Default 0. */
     public Builder priority(int priority) {
-      if (priority < Short.MIN_VALUE || priority > Short.MAX_VALUE) {
-        throw new IllegalArgumentException("priority must be in [-32768, 32767], was " + priority);
-      }
-      this.priority = (short) priority;
+      this.priority = JobRequest.checkPriority(priority);
       return this;
     }
 
