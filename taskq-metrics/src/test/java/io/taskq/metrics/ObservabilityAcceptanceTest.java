@@ -12,10 +12,10 @@ import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.postgres.FeedCursor;
 import io.taskq.postgres.JobRequest;
 import io.taskq.postgres.TaskQ;
+import io.taskq.testing.ForwardingDataSource;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,14 +26,12 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -470,13 +468,12 @@ class ObservabilityAcceptanceTest {
   }
 
   /** Delegates to a real DataSource until {@code down}, then fails as a driver would. */
-  private static final class Breakable implements DataSource {
-    private final DataSource real;
+  private static final class Breakable extends ForwardingDataSource {
     private final AtomicBoolean down;
     private final String url;
 
     Breakable(DataSource real, AtomicBoolean down, String url) {
-      this.real = real;
+      super(real);
       this.down = down;
       this.url = url;
     }
@@ -486,47 +483,12 @@ class ObservabilityAcceptanceTest {
       if (down.get()) {
         throw new SQLException("Connection to " + url + " refused.", "08001");
       }
-      return real.getConnection();
+      return target.getConnection();
     }
 
     @Override
     public Connection getConnection(String user, String password) throws SQLException {
       return getConnection();
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-      return real.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-      real.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-      real.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-      return real.getLoginTimeout();
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-      return real.getParentLogger();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-      return real.unwrap(iface);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) throws SQLException {
-      return real.isWrapperFor(iface);
     }
   }
 }

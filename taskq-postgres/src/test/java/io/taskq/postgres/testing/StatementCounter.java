@@ -1,6 +1,6 @@
 package io.taskq.postgres.testing;
 
-import java.io.PrintWriter;
+import io.taskq.testing.ForwardingDataSource;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -8,13 +8,11 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -22,15 +20,14 @@ import javax.sql.DataSource;
  * out (the B1 proof: statements per batch), through {@link Proxy} rather than a mock. Records the
  * SQL of each {@code execute*} call; commits and rollbacks are not statements.
  */
-public final class StatementCounter implements DataSource {
+public final class StatementCounter extends ForwardingDataSource {
   private static final Set<String> EXECUTIONS =
       Set.of("execute", "executeQuery", "executeUpdate", "executeLargeUpdate", "executeBatch");
 
-  private final DataSource target;
   private final List<String> executed = Collections.synchronizedList(new ArrayList<>());
 
   public StatementCounter(DataSource target) {
-    this.target = target;
+    super(target);
   }
 
   /** The SQL of every execution so far, in order. */
@@ -98,40 +95,5 @@ public final class StatementCounter implements DataSource {
     } catch (InvocationTargetException e) {
       throw e.getCause();
     }
-  }
-
-  @Override
-  public PrintWriter getLogWriter() throws SQLException {
-    return target.getLogWriter();
-  }
-
-  @Override
-  public void setLogWriter(PrintWriter out) throws SQLException {
-    target.setLogWriter(out);
-  }
-
-  @Override
-  public void setLoginTimeout(int seconds) throws SQLException {
-    target.setLoginTimeout(seconds);
-  }
-
-  @Override
-  public int getLoginTimeout() throws SQLException {
-    return target.getLoginTimeout();
-  }
-
-  @Override
-  public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-    return target.getParentLogger();
-  }
-
-  @Override
-  public <T> T unwrap(Class<T> iface) throws SQLException {
-    return target.unwrap(iface);
-  }
-
-  @Override
-  public boolean isWrapperFor(Class<?> iface) throws SQLException {
-    return target.isWrapperFor(iface);
   }
 }
