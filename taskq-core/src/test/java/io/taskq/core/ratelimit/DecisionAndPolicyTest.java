@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Decisions are consistent by construction; each unavailability policy decides as documented. */
@@ -27,12 +28,14 @@ class DecisionAndPolicyTest {
   }
 
   @Test
+  @Tag("D14")
   void failOpen_admitsWithUnknownRemaining() {
     assertThat(UnavailablePolicy.failOpen().decide("api", 3))
         .isEqualTo(new Decision(true, Duration.ZERO, Decision.UNKNOWN_REMAINING, true));
   }
 
   @Test
+  @Tag("D14")
   void failClosed_refusesWithItsRetryAfter_whichMustBePositive() {
     assertThat(UnavailablePolicy.failClosed(Duration.ofSeconds(2)).decide("api", 1))
         .isEqualTo(new Decision(false, Duration.ofSeconds(2), Decision.UNKNOWN_REMAINING, true));
@@ -41,6 +44,7 @@ class DecisionAndPolicyTest {
   }
 
   @Test
+  @Tag("D14")
   void fallback_asksItsLimiter_andMarksTheAnswerDegraded() {
     RateLimiter second = (name, permits) -> Decision.allowed(name.length() + permits);
 
