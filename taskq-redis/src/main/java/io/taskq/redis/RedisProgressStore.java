@@ -2,6 +2,7 @@ package io.taskq.redis;
 
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.taskq.core.internal.JsonStrings;
 import io.taskq.core.internal.RedisKeys;
 import io.taskq.core.progress.Progress;
 import io.taskq.core.progress.ProgressStore;
@@ -91,7 +92,7 @@ public final class RedisProgressStore implements ProgressStore, AutoCloseable {
           Long.toString(jobId),
           Double.toString(fraction),
           message,
-          ProgressPayload.jsonString(message),
+          JsonStrings.of(message),
           detailJson == null ? "" : detailJson,
           Long.toString(Math.max(1, ttl.toMillis())));
     } catch (RuntimeException failure) {

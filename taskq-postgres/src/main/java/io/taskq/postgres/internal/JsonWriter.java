@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal;
 
-import java.util.Locale;
+import io.taskq.core.internal.JsonStrings;
 import java.util.Map;
 
 /** Writes the few JSON documents TaskQ builds itself (labels), with RFC 8259 string escaping. */
@@ -16,33 +16,10 @@ public final class JsonWriter {
         out.append(',');
       }
       first = false;
-      string(out, e.getKey());
+      JsonStrings.append(out, e.getKey());
       out.append(':');
-      string(out, e.getValue());
+      JsonStrings.append(out, e.getValue());
     }
     return out.append('}').toString();
-  }
-
-  /** Appends {@code s} as a JSON string literal. */
-  public static void string(StringBuilder out, String s) {
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    out.append('"');
   }
 }

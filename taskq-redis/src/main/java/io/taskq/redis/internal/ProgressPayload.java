@@ -2,7 +2,6 @@ package io.taskq.redis.internal;
 
 import io.taskq.core.progress.Progress;
 import java.time.Instant;
-import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -28,29 +27,6 @@ public final class ProgressPayload {
   private static final String DETAIL = ",\"detail\":";
 
   private ProgressPayload() {}
-
-  /** {@code text} as a JSON string literal, quotes included. */
-  public static String jsonString(String text) {
-    StringBuilder out = new StringBuilder(text.length() + 2).append('"');
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    return out.append('"').toString();
-  }
 
   /** The report stored in {@code hash} for {@code jobId}; {@code null} when the hash is empty. */
   public static @Nullable Progress fromHash(long jobId, Map<String, String> hash) {

@@ -2,6 +2,7 @@ package io.taskq.redis.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskq.core.internal.JsonStrings;
 import io.taskq.core.progress.Progress;
 import java.time.Instant;
 import java.util.Map;
@@ -30,7 +31,7 @@ class ProgressPayloadTest {
         "é 😀 \u2028"
       })
   void messagesOfEveryShape_surviveTheRoundTrip(String message) {
-    Progress decoded = ProgressPayload.decode(payload(ProgressPayload.jsonString(message), "null"));
+    Progress decoded = ProgressPayload.decode(payload(JsonStrings.of(message), "null"));
 
     assertThat(decoded)
         .isEqualTo(
