@@ -36,6 +36,14 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class ClaimGate {
   static final int MAX_DUE_TIMES = 10_000;
 
+  /**
+   * Added to every due time: callers pass whole milliseconds, truncated ({@code
+   * Duration.toMillis()}) or rounded ({@code ::bigint}) from the database's microseconds, so
+   * without it the claim could run up to a millisecond before the job's {@code run_at}, find
+   * nothing, and leave the job to the next poll.
+   */
+  static final long DUE_MARGIN_MILLIS = 1;
+
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final int capacity;
@@ -237,7 +245,8 @@ public final class ClaimGate {
    * #MAX_DUE_TIMES} such times are remembered; beyond that, polling finds the rest.
    */
   public void wakeIn(long millis) {
-    long at = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, millis));
+    long at =
+        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, millis) + DUE_MARGIN_MILLIS);
     lock.lock();
     try {
       if (dueTimes.size() < MAX_DUE_TIMES) {

@@ -66,6 +66,18 @@ class ClaimGateTest {
   }
 
   @Test
+  void dueTime_neverWakesTheDispatcherBeforeTheJobIsDue() throws Exception {
+    ClaimGate gate = new ClaimGate(4, 4, Duration.ZERO, LONG_POLL);
+    gate.claimed(gate.awaitClaim(), 0);
+    long start = System.nanoTime();
+    gate.wakeIn(50);
+    assertThat(claimAsync(gate).get(5, TimeUnit.SECONDS)).isEqualTo(4);
+    // A due time in whole milliseconds may be up to one short of the job's run_at.
+    assertThat(System.nanoTime() - start)
+        .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50 + ClaimGate.DUE_MARGIN_MILLIS));
+  }
+
+  @Test
   void pollInterval_wakesTheDispatcher() throws Exception {
     ClaimGate gate = new ClaimGate(4, 4, Duration.ZERO, Duration.ofMillis(20));
     gate.claimed(gate.awaitClaim(), 0);
