@@ -63,6 +63,11 @@ public final class FaultSeam {
     }
   }
 
+  /** Drops the faults not yet thrown, so the next checks pass; returns how many were dropped. */
+  public int disarm() {
+    return armed.getAndSet(0);
+  }
+
   /** Faults armed and not yet consumed. */
   public int remaining() {
     return armed.get();
