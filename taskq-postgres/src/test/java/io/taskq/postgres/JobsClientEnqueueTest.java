@@ -296,6 +296,77 @@ class JobsClientEnqueueTest {
     }
   }
 
+  /**
+   * A batch whose jobs share one option set takes the single-set statement: the options are stored
+   * on every row, the ids follow the input, and the wake goes out once, on commit, only when the
+   * jobs are due.
+   */
+  @Test
+  @Tag("M2")
+  @Tag("L7")
+  void oneOptionSetBatch_storesTheOptionsOnEveryRow_andWakesOnceOnlyWhenDue(TestServices services)
+      throws Exception {
+    String channel = NotifyChannels.of(schema).wake().name();
+    JobRequest.Builder later =
+        JobRequest.builder("one-set")
+            .queue("one-set-later")
+            .priority(4)
+            .delay(Duration.ofMinutes(30))
+            .scheduleToClose(Duration.ofHours(2))
+            .labels(Map.of("tenant", "acme"))
+            .concurrencyKey("acct-7")
+            .maxAttempts(9);
+    JobRequest.Builder due = JobRequest.builder("one-set").queue("one-set-due");
+    try (Notifications wake = Notifications.listen(services.dataSource(), channel);
+        Connection c = services.dataSource().getConnection()) {
+      c.setAutoCommit(false);
+      List<Long> scheduled =
+          client.enqueueAll(
+              c,
+              IntStream.range(0, 300)
+                  .mapToObj(i -> later.payloadJson("{\"i\": " + i + "}").build())
+                  .toList());
+      List<Long> pending =
+          client.enqueueAll(
+              c,
+              IntStream.range(0, 300)
+                  .mapToObj(i -> due.payloadJson("{\"i\": " + i + "}").build())
+                  .toList());
+      assertThat(wake.receive(200)).as("nothing before commit").isEmpty();
+      c.commit();
+
+      assertThat(wake.receiveUntil(channel + ":one-set-due"))
+          .containsExactly(channel + ":one-set-due");
+      assertThat(wake.receive(300)).as("one wake for the due batch, none for the later").isEmpty();
+      assertThat(scheduled).hasSize(300).doesNotHaveDuplicates().isSorted();
+      assertThat(pending).hasSize(300).doesNotHaveDuplicates().isSorted();
+      assertThat(pending.get(0)).isGreaterThan(scheduled.get(299));
+      for (int i : new int[] {0, 150, 299}) {
+        JobInfo job = client.find(scheduled.get(i)).orElseThrow();
+        assertThat(job.payloadJson()).isEqualTo("{\"i\": " + i + "}");
+        assertThat(job.status()).isEqualTo(JobStatus.SCHEDULED);
+        assertThat(job.queue()).isEqualTo("one-set-later");
+        assertThat(job.priority()).isEqualTo((short) 4);
+        assertThat(job.runAt()).isEqualTo(job.createdAt().plus(Duration.ofMinutes(30)));
+        assertThat(job.deadlineAt()).isEqualTo(job.createdAt().plus(Duration.ofHours(2)));
+        assertThat(job.labels()).containsExactly(Map.entry("tenant", "acme"));
+        assertThat(job.maxAttempts()).isEqualTo(9);
+        JobInfo now = client.find(pending.get(i)).orElseThrow();
+        assertThat(now.payloadJson()).isEqualTo("{\"i\": " + i + "}");
+        assertThat(now.status()).isEqualTo(JobStatus.PENDING);
+        assertThat(now.runAt()).isEqualTo(now.createdAt());
+        assertThat(now.deadlineAt()).isNull();
+      }
+      assertThat(
+              db.queryLong(
+                  "SELECT count(*) FROM "
+                      + schema.quoted()
+                      + ".jobs WHERE concurrency_key = 'acct-7' AND created_at = run_at - interval"
+                      + " '30 minutes'"))
+          .isEqualTo(300);
+    }
+  }
+
   @Test
   void statementTimeout_endsAWaitOnAKeyedLockWithSqlState57014(TestServices services)
       throws Exception {

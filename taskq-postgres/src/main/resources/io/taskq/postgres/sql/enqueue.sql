@@ -81,3 +81,41 @@ UNION ALL
 SELECT twin_id, k FROM opt WHERE twin_id IS NOT NULL
 UNION ALL
 SELECT NULL::bigint, NULL::bigint FROM (SELECT count(*) FROM woken) n
+
+-- name: insert_jobs_one_set
+-- L2: the common bulk enqueue: every job of the chunk has the same options and none has a unique
+--     key (JobInserter picks this statement then, insert_jobs otherwise). The options are bound once
+--     as scalars and evaluated once (the MATERIALIZED row o), the payloads as one array; the rows are
+--     inserted ORDER BY the ordinal, so identity ids rise in input order. Same rules as insert_jobs:
+--     one database clock reading (L4), the policy stamped (L3), the concurrency key stored (L7).
+-- D11: one wake on commit when the jobs are due, carrying the queue name only. The wake CTE is read
+--     by an uncorrelated subquery (an InitPlan: it runs once, before the first row); the INSERT is
+--     the statement itself, not a CTE whose rows are stored and read again (that, and the UNION
+--     around it, cost about a tenth of the statement's time).
+-- Result rows: one (id) per job.
+WITH o AS MATERIALIZED (
+  SELECT ?::text AS actor, ?::text AS queue, ?::smallint AS priority, ?::jsonb AS labels,
+         ?::integer AS max_attempts, ?::text AS retry_backoff, ?::bigint AS retry_base_ms,
+         ?::bigint AS retry_cap_ms, ?::float8 AS retry_jitter, ?::text AS concurrency_key, c.now,
+         COALESCE(?::timestamptz,
+                  c.now + COALESCE(?::bigint, 0) * interval '1 microsecond') AS due,
+         c.now + ?::bigint * interval '1 microsecond' AS deadline_at
+  FROM (SELECT clock_timestamp() AS now) c
+),
+woken AS (
+  SELECT pg_notify(?, o.queue) FROM o WHERE o.due <= o.now
+)
+INSERT INTO {schema}.jobs (
+  actor, queue, status, priority, payload, labels, run_at, max_attempts,
+  retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter,
+  deadline_at, concurrency_key, created_at)
+SELECT o.actor, o.queue,
+       CASE WHEN o.due > o.now THEN 'scheduled' ELSE 'pending' END,
+       o.priority, r.payload::jsonb, o.labels, o.due, o.max_attempts,
+       o.retry_backoff, o.retry_base_ms, o.retry_cap_ms, o.retry_jitter,
+       o.deadline_at, o.concurrency_key, o.now
+FROM o
+CROSS JOIN unnest(?::text[]) WITH ORDINALITY AS r(payload, ord)
+WHERE (SELECT count(*) FROM woken) >= 0
+ORDER BY r.ord
+RETURNING id

@@ -55,8 +55,17 @@ public final class Notifications implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Stops listening before the connection goes back to the pool: a pooled connection that still
+   * listened would collect every later wake and hand them to the next test that borrows it.
+   */
   @Override
   public void close() throws SQLException {
-    connection.close();
+    try (Statement s = connection.createStatement()) {
+      s.execute("UNLISTEN *");
+      pg.getNotifications();
+    } finally {
+      connection.close();
+    }
   }
 }

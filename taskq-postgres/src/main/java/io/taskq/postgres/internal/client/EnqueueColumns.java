@@ -5,6 +5,7 @@ import io.taskq.postgres.JobRequest;
 import io.taskq.postgres.internal.JsonWriter;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -55,6 +56,52 @@ final class EnqueueColumns {
         numbers.put(options, number);
       }
       set[i] = number;
+    }
+  }
+
+  /**
+   * The {@code insert_jobs_one_set} statement's parameters: the options, the wake channel, then the
+   * payloads.
+   */
+  static final int ONE_SET_PARAMETERS = 15;
+
+  /**
+   * Whether {@code insert_jobs_one_set} can take these jobs: they share one option set and it has
+   * no unique key (a keyed job needs the twin lookup of {@code insert_jobs}).
+   */
+  boolean oneSetWithoutUniqueKey() {
+    return sets.size() == 1 && sets.get(0).uniqueKey() == null;
+  }
+
+  /**
+   * Binds the one option set as scalars, the wake channel, and the payloads as an array: parameters
+   * 1 to {@value #ONE_SET_PARAMETERS} of {@code insert_jobs_one_set}.
+   */
+  void bindOneSet(PreparedStatement ps, String wakeChannel) throws SQLException {
+    Options o = sets.get(0);
+    ps.setString(1, o.actor());
+    ps.setString(2, o.queue());
+    ps.setInt(3, o.priority());
+    ps.setString(4, o.labelsJson());
+    ps.setInt(5, o.maxAttempts());
+    ps.setString(6, o.backoff());
+    ps.setLong(7, o.baseMs());
+    ps.setLong(8, o.capMs());
+    ps.setDouble(9, o.jitter());
+    setNullable(ps, 10, o.concurrencyKey(), Types.VARCHAR);
+    setNullable(ps, 11, o.runAt(), Types.VARCHAR);
+    setNullable(ps, 12, o.delayMicros(), Types.BIGINT);
+    setNullable(ps, 13, o.deadlineMicros(), Types.BIGINT);
+    ps.setString(14, wakeChannel);
+    ps.setObject(15, payload);
+  }
+
+  private static void setNullable(PreparedStatement ps, int index, @Nullable Object value, int type)
+      throws SQLException {
+    if (value == null) {
+      ps.setNull(index, type);
+    } else {
+      ps.setObject(index, value, type);
     }
   }
 

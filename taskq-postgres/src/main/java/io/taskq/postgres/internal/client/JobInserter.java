@@ -159,6 +159,11 @@ public final class JobInserter {
     List<Long> inserted = new ArrayList<>(chunk.size());
     long[] twins = new long[chunk.size()];
     EnqueueColumns columns = new EnqueueColumns(chunk);
+    if (columns.oneSetWithoutUniqueKey()) {
+      insertOneSet(c, columns, inserted);
+      assign(inserted, twins, ids, offset);
+      return;
+    }
     try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs"))) {
       ps.setQueryTimeout(timeoutSeconds);
       columns.bind(ps);
@@ -179,6 +184,20 @@ public final class JobInserter {
       }
     }
     assign(inserted, twins, ids, offset);
+  }
+
+  /** The common case: one option set, no unique key, so no twins (insert_jobs_one_set). */
+  private void insertOneSet(Connection c, EnqueueColumns columns, List<Long> inserted)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs_one_set"))) {
+      ps.setQueryTimeout(timeoutSeconds);
+      columns.bindOneSet(ps, wakeChannel);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          inserted.add(rs.getLong(1));
+        }
+      }
+    }
   }
 
   /** Identity ids rise in insert order, which is input order (ORDER BY ord in the statement). */
