@@ -26,9 +26,11 @@ public final class RetryPolicy {
     LINEAR,
     CONSTANT;
 
+    private final String dbValue = name().toLowerCase(java.util.Locale.ROOT);
+
     /** The value stored in {@code jobs.retry_backoff}. */
     public String dbValue() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return dbValue;
     }
   }
 

@@ -87,7 +87,8 @@ public final class JobRequest {
         b.maxAttempts == null ? b.retryPolicy : b.retryPolicy.withMaxAttempts(b.maxAttempts);
     this.retryPolicyNamed = b.retryPolicyNamed;
     this.maxAttempts = b.maxAttempts;
-    this.labels = Collections.unmodifiableMap(new TreeMap<>(b.labels));
+    this.labels =
+        b.labels.isEmpty() ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(b.labels));
     this.uniqueWindow = b.uniqueWindow;
     this.uniqueKey = b.uniqueKey;
     this.concurrencyKey = b.concurrencyKey;

@@ -85,13 +85,18 @@ SELECT NULL::bigint, NULL::bigint FROM (SELECT count(*) FROM woken) n
 -- name: insert_jobs_one_set
 -- L2: the common bulk enqueue: every job of the chunk has the same options and none has a unique
 --     key (JobInserter picks this statement then, insert_jobs otherwise). The options are bound once
---     as scalars and evaluated once (the MATERIALIZED row o), the payloads as one array; the rows are
---     inserted ORDER BY the ordinal, so identity ids rise in input order. Same rules as insert_jobs:
---     one database clock reading (L4), the policy stamped (L3), the concurrency key stored (L7).
--- D11: one wake on commit when the jobs are due, carrying the queue name only. The wake CTE is read
---     by an uncorrelated subquery (an InitPlan: it runs once, before the first row); the INSERT is
---     the statement itself, not a CTE whose rows are stored and read again (that, and the UNION
---     around it, cost about a tenth of the statement's time).
+--     as scalars and evaluated once (the MATERIALIZED row o), the payloads as one array. Same rules
+--     as insert_jobs: one database clock reading (L4), the policy stamped (L3), the concurrency key
+--     stored (L7).
+-- Why it reads like this (each shape measured on 1000-row batches; together about a tenth of the
+-- statement's time):
+--   * each option is an uncorrelated subquery on o, an InitPlan evaluated once; the rows are a
+--     plain scan of the payloads, with no join that would rescan o once per row;
+--   * the scan is unnest WITH ORDINALITY, whose output the planner knows is ordered by the
+--     ordinal, so ORDER BY r.ord costs no sort, and identity ids rise in input order;
+--   * the INSERT is the statement itself, not a CTE whose rows are stored and read again.
+-- D11: one wake on commit when the jobs are due, carrying the queue name only; woken is read by an
+--     InitPlan too, so it runs once, before the first row.
 -- Result rows: one (id) per job.
 WITH o AS MATERIALIZED (
   SELECT ?::text AS actor, ?::text AS queue, ?::smallint AS priority, ?::jsonb AS labels,
@@ -109,13 +114,22 @@ INSERT INTO {schema}.jobs (
   actor, queue, status, priority, payload, labels, run_at, max_attempts,
   retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter,
   deadline_at, concurrency_key, created_at)
-SELECT o.actor, o.queue,
-       CASE WHEN o.due > o.now THEN 'scheduled' ELSE 'pending' END,
-       o.priority, r.payload::jsonb, o.labels, o.due, o.max_attempts,
-       o.retry_backoff, o.retry_base_ms, o.retry_cap_ms, o.retry_jitter,
-       o.deadline_at, o.concurrency_key, o.now
-FROM o
-CROSS JOIN unnest(?::text[]) WITH ORDINALITY AS r(payload, ord)
+SELECT (SELECT actor FROM o),
+       (SELECT queue FROM o),
+       (SELECT CASE WHEN due > now THEN 'scheduled' ELSE 'pending' END FROM o),
+       (SELECT priority FROM o),
+       r.payload::jsonb,
+       (SELECT labels FROM o),
+       (SELECT due FROM o),
+       (SELECT max_attempts FROM o),
+       (SELECT retry_backoff FROM o),
+       (SELECT retry_base_ms FROM o),
+       (SELECT retry_cap_ms FROM o),
+       (SELECT retry_jitter FROM o),
+       (SELECT deadline_at FROM o),
+       (SELECT concurrency_key FROM o),
+       (SELECT now FROM o)
+FROM unnest(?::text[]) WITH ORDINALITY AS r(payload, ord)
 WHERE (SELECT count(*) FROM woken) >= 0
 ORDER BY r.ord
 RETURNING id

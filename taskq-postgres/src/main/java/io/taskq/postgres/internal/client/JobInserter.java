@@ -85,9 +85,18 @@ public final class JobInserter {
 
   /** Inserts {@code requests}; the ids are in input order. Call {@link #validate} first. */
   public List<Long> insert(Connection c, List<JobRequest> requests) throws SQLException {
-    List<JobRequest> rows = new ArrayList<>(requests.size());
-    int[] rowOf = fold(requests, rows);
-    lockUniqueKeys(c, rows);
+    boolean unique = false;
+    for (JobRequest r : requests) {
+      unique |= r.uniqueKey() != null;
+    }
+    // Without unique keys nothing folds and nothing is locked: each request is its own row.
+    List<JobRequest> rows = requests;
+    int[] rowOf = null;
+    if (unique) {
+      rows = new ArrayList<>(requests.size());
+      rowOf = fold(requests, rows);
+      lockUniqueKeys(c, rows);
+    }
     long[] ids = new long[rows.size()];
     int from = 0;
     while (from < rows.size()) {
@@ -96,8 +105,8 @@ public final class JobInserter {
       from = to;
     }
     List<Long> out = new ArrayList<>(requests.size());
-    for (int row : rowOf) {
-      out.add(ids[row]);
+    for (int i = 0; i < requests.size(); i++) {
+      out.add(ids[rowOf == null ? i : rowOf[i]]);
     }
     return out;
   }
@@ -160,8 +169,7 @@ public final class JobInserter {
     long[] twins = new long[chunk.size()];
     EnqueueColumns columns = new EnqueueColumns(chunk);
     if (columns.oneSetWithoutUniqueKey()) {
-      insertOneSet(c, columns, inserted);
-      assign(inserted, twins, ids, offset);
+      insertOneSet(c, columns, chunk.size(), ids, offset);
       return;
     }
     try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs"))) {
@@ -186,17 +194,36 @@ public final class JobInserter {
     assign(inserted, twins, ids, offset);
   }
 
-  /** The common case: one option set, no unique key, so no twins (insert_jobs_one_set). */
-  private void insertOneSet(Connection c, EnqueueColumns columns, List<Long> inserted)
+  /**
+   * The common case: one option set, no unique key, so no twins (insert_jobs_one_set). The ids
+   * arrive in insert order, which is input order; they are written straight into {@code ids}, and
+   * sorted only if the database returned them out of order.
+   */
+  private void insertOneSet(Connection c, EnqueueColumns columns, int rows, long[] ids, int offset)
       throws SQLException {
+    int n = 0;
+    boolean ascending = true;
     try (PreparedStatement ps = c.prepareStatement(sql.get("insert_jobs_one_set"))) {
       ps.setQueryTimeout(timeoutSeconds);
       columns.bindOneSet(ps, wakeChannel);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          inserted.add(rs.getLong(1));
+          if (n == rows) {
+            throw new IllegalStateException(
+                "insert_jobs_one_set returned more than " + rows + " ids for " + rows + " rows");
+          }
+          long id = rs.getLong(1);
+          ascending &= n == 0 || id > ids[offset + n - 1];
+          ids[offset + n++] = id;
         }
       }
+    }
+    if (n != rows) {
+      throw new IllegalStateException(
+          "insert_jobs_one_set returned " + n + " ids for " + rows + " rows");
+    }
+    if (!ascending) {
+      Arrays.sort(ids, offset, offset + rows);
     }
   }
 

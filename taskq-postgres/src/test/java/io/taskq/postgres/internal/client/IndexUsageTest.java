@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +83,43 @@ class IndexUsageTest {
     }
 
     assertThat(plan).contains("jobs_unique_idx").doesNotContain("Seq Scan on jobs");
+  }
+
+  /**
+   * The single-set insert keeps input order without a sort (the ordinality scan is known to be
+   * ordered) and without a join that rescans the options per row, in a custom and in a generic plan
+   * alike: what a prepared statement gets after a few executions.
+   */
+  @Test
+  void oneSetInsert_scansThePayloadsInOrder_withoutSortOrJoin() throws SQLException {
+    NamedStatements enqueue = NamedStatements.load("io/taskq/postgres/sql/enqueue.sql", schema);
+    List<JobRequest> rows =
+        List.of(JobRequest.of("report", "{\"n\": 1}"), JobRequest.of("report", "{\"n\": 2}"));
+    for (String mode : List.of("force_custom_plan", "force_generic_plan")) {
+      String plan;
+      try (Connection c = ds.getConnection()) {
+        try (Statement s = c.createStatement()) {
+          s.execute("SET plan_cache_mode = " + mode);
+        }
+        try (PreparedStatement ps =
+            c.prepareStatement("EXPLAIN " + enqueue.get("insert_jobs_one_set"))) {
+          EnqueueColumns columns = new EnqueueColumns(rows);
+          assertThat(columns.oneSetWithoutUniqueKey()).isTrue();
+          columns.bindOneSet(ps, NotifyChannels.of(schema).wake().name());
+          plan = read(ps);
+        } finally {
+          try (Statement s = c.createStatement()) {
+            s.execute("RESET plan_cache_mode");
+          }
+        }
+      }
+
+      assertThat(plan)
+          .as(mode)
+          .contains("Function Scan on unnest r")
+          .doesNotContain("Sort")
+          .doesNotContain("Nested Loop");
+    }
   }
 
   private static NamedStatements jobs() {
