@@ -19,7 +19,7 @@ import java.util.Locale;
  */
 public final class Benchmark {
   static final String SCHEMA = "taskq_bench";
-  private static final int WARM_UP_BATCHES = 50;
+  private static final int WARM_UP_BATCHES = 300;
 
   private final Settings settings;
   private final BenchDatabase db;
