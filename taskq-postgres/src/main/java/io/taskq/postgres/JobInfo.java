@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
  * @param retryPolicy the policy stamped at enqueue (L3), with {@code maxAttempts}
  * @param resultJson the handler's result until it expires (L5), else {@code null}
  * @param cancelRequestedAt when a cancel was requested while the job ran (L8)
+ * @param concurrencyKey the key its concurrency cap counts it under (L7), else {@code null}
  * @param archived true when the job was found in {@code jobs_archive} (pruned, S11)
  */
 public record JobInfo(
@@ -37,6 +38,7 @@ public record JobInfo(
     @Nullable Instant cancelRequestedAt,
     @Nullable String uniqueKey,
     @Nullable Instant uniqueUntil,
+    @Nullable String concurrencyKey,
     @Nullable String resultJson,
     @Nullable Instant resultExpiresAt,
     @Nullable String errorClass,

@@ -351,11 +351,13 @@ class JobsClientEnqueueTest {
         assertThat(job.deadlineAt()).isEqualTo(job.createdAt().plus(Duration.ofHours(2)));
         assertThat(job.labels()).containsExactly(Map.entry("tenant", "acme"));
         assertThat(job.maxAttempts()).isEqualTo(9);
+        assertThat(job.concurrencyKey()).isEqualTo("acct-7");
         JobInfo now = client.find(pending.get(i)).orElseThrow();
         assertThat(now.payloadJson()).isEqualTo("{\"i\": " + i + "}");
         assertThat(now.status()).isEqualTo(JobStatus.PENDING);
         assertThat(now.runAt()).isEqualTo(now.createdAt());
         assertThat(now.deadlineAt()).isNull();
+        assertThat(now.concurrencyKey()).isNull();
       }
       assertThat(
               db.queryLong(

@@ -4,7 +4,8 @@
 -- A job is in the hot table or, once pruned (S11), in the archive: two primary-key lookups.
 SELECT id, actor, queue, status, priority, payload::text, run_at, attempt, max_attempts,
        retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, deadline_at, locked_by,
-       lock_expires_at, cancel_requested_at, unique_key, unique_until, result::text,
+       lock_expires_at, cancel_requested_at, unique_key, unique_until, concurrency_key,
+       result::text,
        result_expires_at, error_class, error_message, error_stack, created_at, started_at,
        finished_at,
        ARRAY(SELECT key FROM jsonb_each_text(labels) ORDER BY key) AS label_keys,
@@ -15,7 +16,8 @@ WHERE id = ?
 UNION ALL
 SELECT id, actor, queue, status, priority, payload::text, run_at, attempt, max_attempts,
        retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, deadline_at, locked_by,
-       lock_expires_at, cancel_requested_at, unique_key, unique_until, result::text,
+       lock_expires_at, cancel_requested_at, unique_key, unique_until, concurrency_key,
+       result::text,
        result_expires_at, error_class, error_message, error_stack, created_at, started_at,
        finished_at,
        ARRAY(SELECT key FROM jsonb_each_text(labels) ORDER BY key),

@@ -36,6 +36,7 @@ final class JobLookup {
         instant(rs, "cancel_requested_at"),
         rs.getString("unique_key"),
         instant(rs, "unique_until"),
+        rs.getString("concurrency_key"),
         rs.getString("result"),
         instant(rs, "result_expires_at"),
         rs.getString("error_class"),
