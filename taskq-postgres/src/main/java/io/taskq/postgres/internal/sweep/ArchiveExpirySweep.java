@@ -2,9 +2,7 @@ package io.taskq.postgres.internal.sweep;
 
 import io.taskq.core.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
-import io.taskq.postgres.internal.NamedStatements;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.LocalTime;
@@ -33,10 +31,7 @@ public final class ArchiveExpirySweep implements SweepBatch {
 
   private static final String SQL = "io/taskq/postgres/sql/sweep/archive_expiry.sql";
 
-  private final String tryLock;
-  private final String deleteExpiredArchive;
-  private final long lockKey;
-  private final SweepPeriod retention;
+  private final LockedAgeStatement batch;
 
   /**
    * An expiry of {@code schema}'s {@code jobs_archive}.
@@ -45,11 +40,13 @@ public final class ArchiveExpirySweep implements SweepBatch {
    * @throws IllegalArgumentException when {@code archiveRetention} is out of range
    */
   public ArchiveExpirySweep(SchemaName schema, Duration archiveRetention) {
-    this.retention = SweepPeriod.positive("TASKQ_ARCHIVE_RETENTION", archiveRetention);
-    NamedStatements sql = NamedStatements.load(SQL, schema);
-    this.tryLock = sql.get("try_lock");
-    this.deleteExpiredArchive = sql.get("delete_expired_archive");
-    this.lockKey = AdvisoryLockName.of(AdvisoryLockName.Purpose.ARCHIVE_EXPIRY, schema).key();
+    this.batch =
+        new LockedAgeStatement(
+            schema,
+            SQL,
+            "delete_expired_archive",
+            AdvisoryLockName.Purpose.ARCHIVE_EXPIRY,
+            SweepPeriod.positive("TASKQ_ARCHIVE_RETENTION", archiveRetention));
   }
 
   @Override
@@ -60,14 +57,6 @@ public final class ArchiveExpirySweep implements SweepBatch {
   /** Returns the archive rows deleted; 0 when another process holds the archive-expiry lock. */
   @Override
   public int run(Connection tx, int batchSize) throws SQLException {
-    SweepArguments.check(NAME, tx, batchSize);
-    if (!TransactionLock.tryTake(tx, tryLock, lockKey)) {
-      return 0;
-    }
-    try (PreparedStatement ps = tx.prepareStatement(deleteExpiredArchive)) {
-      ps.setLong(1, retention.micros());
-      ps.setInt(2, batchSize);
-      return ps.executeUpdate();
-    }
+    return batch.run(NAME, tx, batchSize);
   }
 }

@@ -2,9 +2,7 @@ package io.taskq.postgres.internal.sweep;
 
 import io.taskq.core.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
-import io.taskq.postgres.internal.NamedStatements;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.LocalTime;
@@ -35,10 +33,7 @@ public final class PruneSweep implements SweepBatch {
 
   private static final String SQL = "io/taskq/postgres/sql/sweep/prune.sql";
 
-  private final String tryLock;
-  private final String archiveFinishedJobs;
-  private final long lockKey;
-  private final SweepPeriod pruneAfter;
+  private final LockedAgeStatement batch;
 
   /**
    * A prune of {@code schema}'s {@code jobs}.
@@ -48,11 +43,13 @@ public final class PruneSweep implements SweepBatch {
    * @throws IllegalArgumentException when {@code pruneAfter} is out of range
    */
   public PruneSweep(SchemaName schema, Duration pruneAfter) {
-    this.pruneAfter = SweepPeriod.positive("TASKQ_PRUNE_AFTER", pruneAfter);
-    NamedStatements sql = NamedStatements.load(SQL, schema);
-    this.tryLock = sql.get("try_lock");
-    this.archiveFinishedJobs = sql.get("archive_finished_jobs");
-    this.lockKey = AdvisoryLockName.of(AdvisoryLockName.Purpose.PRUNE, schema).key();
+    this.batch =
+        new LockedAgeStatement(
+            schema,
+            SQL,
+            "archive_finished_jobs",
+            AdvisoryLockName.Purpose.PRUNE,
+            SweepPeriod.positive("TASKQ_PRUNE_AFTER", pruneAfter));
   }
 
   @Override
@@ -63,14 +60,6 @@ public final class PruneSweep implements SweepBatch {
   /** Returns the jobs archived; 0 when another process holds the prune lock. */
   @Override
   public int run(Connection tx, int batchSize) throws SQLException {
-    SweepArguments.check(NAME, tx, batchSize);
-    if (!TransactionLock.tryTake(tx, tryLock, lockKey)) {
-      return 0;
-    }
-    try (PreparedStatement ps = tx.prepareStatement(archiveFinishedJobs)) {
-      ps.setLong(1, pruneAfter.micros());
-      ps.setInt(2, batchSize);
-      return ps.executeUpdate();
-    }
+    return batch.run(NAME, tx, batchSize);
   }
 }
