@@ -1,6 +1,6 @@
 package io.taskq.benchmarks;
 
-import java.io.PrintWriter;
+import io.taskq.testing.ForwardingDataSource;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -8,11 +8,9 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -20,15 +18,14 @@ import org.jspecify.annotations.Nullable;
  * Counts the statements executed on the connections it hands out, for "statements per batch".
  * Commits and rollbacks are not counted: they are not statements the code chose to send.
  */
-final class CountingDataSource implements DataSource {
+final class CountingDataSource extends ForwardingDataSource {
   private static final Set<String> EXECUTIONS =
       Set.of("execute", "executeQuery", "executeUpdate", "executeLargeUpdate", "executeBatch");
 
-  private final DataSource target;
   private final AtomicLong executed = new AtomicLong();
 
   CountingDataSource(DataSource target) {
-    this.target = target;
+    super(target);
   }
 
   /** Statements executed so far. */
@@ -85,40 +82,5 @@ final class CountingDataSource implements DataSource {
     } catch (InvocationTargetException e) {
       throw e.getCause();
     }
-  }
-
-  @Override
-  public PrintWriter getLogWriter() throws SQLException {
-    return target.getLogWriter();
-  }
-
-  @Override
-  public void setLogWriter(PrintWriter out) throws SQLException {
-    target.setLogWriter(out);
-  }
-
-  @Override
-  public void setLoginTimeout(int seconds) throws SQLException {
-    target.setLoginTimeout(seconds);
-  }
-
-  @Override
-  public int getLoginTimeout() throws SQLException {
-    return target.getLoginTimeout();
-  }
-
-  @Override
-  public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-    return target.getParentLogger();
-  }
-
-  @Override
-  public <T> T unwrap(Class<T> iface) throws SQLException {
-    return target.unwrap(iface);
-  }
-
-  @Override
-  public boolean isWrapperFor(Class<?> iface) throws SQLException {
-    return target.isWrapperFor(iface);
   }
 }
