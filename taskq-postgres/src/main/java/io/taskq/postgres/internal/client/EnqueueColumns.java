@@ -29,10 +29,20 @@ import org.jspecify.annotations.Nullable;
  * per set, not once per job. A batch of all-different jobs sends as many sets as jobs, which costs
  * what one array per column did. The statement text stays fixed whatever the batch, so PostgreSQL
  * plans it once.
+ *
+ * <p>A chunk with one option set and no unique key, the common case, is bound for the cheaper
+ * {@code insert_jobs_one_set} instead ({@link #bindOneSet}): the options as scalars, the payloads
+ * as one array.
  */
 final class EnqueueColumns {
   /** Option arrays, then the payloads and each job's option set. */
   static final int PARAMETERS = 17;
+
+  /**
+   * The {@code insert_jobs_one_set} statement's parameters: the options, the wake channel, then the
+   * payloads.
+   */
+  static final int ONE_SET_PARAMETERS = 15;
 
   private final List<Options> sets = new ArrayList<>();
   private final List<Integer> firstRowOfSet = new ArrayList<>();
@@ -63,12 +73,6 @@ final class EnqueueColumns {
       set[i] = number;
     }
   }
-
-  /**
-   * The {@code insert_jobs_one_set} statement's parameters: the options, the wake channel, then the
-   * payloads.
-   */
-  static final int ONE_SET_PARAMETERS = 15;
 
   /**
    * Whether {@code insert_jobs_one_set} can take these jobs: they share one option set and it has
