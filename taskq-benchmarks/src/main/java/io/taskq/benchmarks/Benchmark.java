@@ -6,6 +6,8 @@ import io.taskq.postgres.JobsClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One command, one run of every figure: TaskQ and a raw-SQL baseline on the same database, in the
@@ -40,7 +42,27 @@ public final class Benchmark {
       int pickupJobs,
       int soakJobs,
       int backlogRows) {
+    private static final Set<String> FLAGS =
+        Set.of(
+            "--figures",
+            "--runs",
+            "--jobs",
+            "--enqueue-jobs",
+            "--threads",
+            "--pickup-jobs",
+            "--soak-jobs",
+            "--backlog-rows");
+
     static Settings of(String[] args) {
+      for (int i = 0; i < args.length; i += 2) {
+        if (!FLAGS.contains(args[i]) || i + 1 == args.length) {
+          throw new IllegalArgumentException(
+              (FLAGS.contains(args[i]) ? args[i] + " needs a value" : "unknown flag " + args[i])
+                  + "; the flags are "
+                  + new TreeSet<>(FLAGS)
+                  + ", each followed by its value");
+        }
+      }
       String figures = stringArg(args, "--figures", "abcdef");
       if (!figures.matches("[a-f]+")) {
         throw new IllegalArgumentException(
@@ -49,13 +71,20 @@ public final class Benchmark {
       int jobs = batchesOf("--jobs", intArg(args, "--jobs", 20_000));
       return new Settings(
           figures,
-          intArg(args, "--runs", 3),
+          positive("--runs", intArg(args, "--runs", 3)),
           jobs,
           batchesOf("--enqueue-jobs", intArg(args, "--enqueue-jobs", 100_000)),
-          intArg(args, "--threads", 8),
-          intArg(args, "--pickup-jobs", 500),
-          intArg(args, "--soak-jobs", 100_000),
-          intArg(args, "--backlog-rows", 50_000));
+          positive("--threads", intArg(args, "--threads", 8)),
+          positive("--pickup-jobs", intArg(args, "--pickup-jobs", 500)),
+          positive("--soak-jobs", intArg(args, "--soak-jobs", 100_000)),
+          positive("--backlog-rows", intArg(args, "--backlog-rows", 50_000)));
+    }
+
+    private static int positive(String name, int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException(name + " must be at least 1, was " + value);
+      }
+      return value;
     }
 
     /** {@code value}, checked to be whole batches of {@value EnqueueRun#PER_CALL}. */
