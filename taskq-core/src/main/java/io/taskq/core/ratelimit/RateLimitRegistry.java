@@ -1,17 +1,12 @@
 package io.taskq.core.ratelimit;
 
 import io.taskq.core.TaskQConfig;
+import io.taskq.core.internal.EvictingRegistry;
 import io.taskq.core.internal.RedisKeys;
 import io.taskq.core.internal.TextBoundary;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -39,10 +34,8 @@ import java.util.function.Function;
 public final class RateLimitRegistry implements RateLimiter {
   private final int maxEntries;
   private final Duration idleAfter;
-  private final InstantSource clock;
   private final Function<String, RateLimiter> limiterForName;
-  private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
-  private final LinkedHashSet<String> pending = new LinkedHashSet<>();
+  private final EvictingRegistry<String, RateLimiter> entries;
 
   private RateLimitRegistry(
       int maxEntries,
@@ -54,8 +47,13 @@ public final class RateLimitRegistry implements RateLimiter {
     if (idleAfter.isNegative() || idleAfter.isZero()) {
       throw new IllegalArgumentException("idleAfter must be positive, was " + idleAfter);
     }
-    this.clock = Objects.requireNonNull(clock, "clock");
     this.limiterForName = Objects.requireNonNull(limiterForName, "limiterForName");
+    this.entries =
+        new EvictingRegistry<>(
+            maxEntries,
+            idleAfter,
+            Objects.requireNonNull(clock, "clock"),
+            name -> RedisKeys.isProcessLocal(name) ? null : name);
   }
 
   /**
@@ -87,32 +85,12 @@ public final class RateLimitRegistry implements RateLimiter {
   /** Registers (or touches) {@code name}, then asks its limiter. */
   @Override
   public Decision tryAcquire(String name, int permits) {
-    return register(name).tryAcquire(name, permits);
-  }
-
-  private synchronized RateLimiter register(String name) {
     requireName(name);
-    Instant now = clock.instant();
-    Entry entry = entries.get(name);
-    if (entry == null) {
-      RateLimiter limiter =
-          Objects.requireNonNull(limiterForName.apply(name), "limiterForName returned null");
-      entry = new Entry(limiter);
-      entries.put(name, entry);
-      pending.remove(name);
-      evictBeyondCap();
-    }
-    entry.lastUsed = now;
-    return entry.limiter;
-  }
-
-  private void evictBeyondCap() {
-    Iterator<String> eldestFirst = entries.keySet().iterator();
-    while (entries.size() > maxEntries) {
-      String eldest = eldestFirst.next();
-      eldestFirst.remove();
-      markEvicted(eldest);
-    }
+    return entries
+        .touch(
+            name,
+            n -> Objects.requireNonNull(limiterForName.apply(n), "limiterForName returned null"))
+        .tryAcquire(name, permits);
   }
 
   /**
@@ -120,30 +98,8 @@ public final class RateLimitRegistry implements RateLimiter {
    *
    * <p>Call it on the worker's keyed-eviction tick, before {@link #drainEvicted(Consumer)}.
    */
-  public synchronized int evictIdle() {
-    Instant cutoff = clock.instant().minus(idleAfter);
-    int evicted = 0;
-    Iterator<Map.Entry<String, Entry>> eldestFirst = entries.entrySet().iterator();
-    while (eldestFirst.hasNext()) {
-      Map.Entry<String, Entry> next = eldestFirst.next();
-      if (next.getValue().lastUsed.isAfter(cutoff)) {
-        break; // access order: everything after this was used more recently
-      }
-      eldestFirst.remove();
-      markEvicted(next.getKey());
-      evicted++;
-    }
-    return evicted;
-  }
-
-  private void markEvicted(String name) {
-    if (RedisKeys.isProcessLocal(name)) {
-      return;
-    }
-    pending.add(name);
-    if (pending.size() > maxEntries) {
-      pending.remove(pending.iterator().next());
-    }
+  public int evictIdle() {
+    return entries.evictIdle();
   }
 
   /**
@@ -152,44 +108,26 @@ public final class RateLimitRegistry implements RateLimiter {
    * stay pending (unless used again meanwhile) and the exception propagates.
    */
   public int drainEvicted(Consumer<List<String>> reclaim) {
-    List<String> names;
-    synchronized (this) {
-      if (pending.isEmpty()) {
-        return 0;
-      }
-      names = List.copyOf(pending);
-      pending.clear();
-    }
-    try {
-      reclaim.accept(names);
-    } catch (RuntimeException | Error e) {
-      restore(names);
-      throw e;
-    }
-    return names.size();
-  }
-
-  private synchronized void restore(List<String> names) {
-    for (String name : names) {
-      if (!entries.containsKey(name)) {
-        markEvicted(name);
-      }
-    }
+    return entries.drainEvicted(
+        names -> {
+          reclaim.accept(names);
+          return List.of();
+        });
   }
 
   /** The evicted names not yet drained, oldest first. */
-  public synchronized List<String> pendingEvictions() {
-    return new ArrayList<>(pending);
+  public List<String> pendingEvictions() {
+    return entries.pendingEvictions();
   }
 
   /** How many names are registered now; never more than {@code maxEntries}. */
-  public synchronized int size() {
+  public int size() {
     return entries.size();
   }
 
   /** Whether {@code name} is registered now. */
-  public synchronized boolean contains(String name) {
-    return entries.containsKey(name);
+  public boolean contains(String name) {
+    return entries.contains(name);
   }
 
   private static void requireName(String name) {
@@ -197,15 +135,6 @@ public final class RateLimitRegistry implements RateLimiter {
       throw new IllegalArgumentException("rate limit name must not be empty");
     }
     TextBoundary.requireNoNul(name, "rate limit name");
-  }
-
-  private static final class Entry {
-    final RateLimiter limiter;
-    Instant lastUsed = Instant.EPOCH;
-
-    Entry(RateLimiter limiter) {
-      this.limiter = limiter;
-    }
   }
 
   @Override

@@ -1,14 +1,9 @@
 package io.taskq.postgres.internal.caps;
 
+import io.taskq.core.internal.EvictingRegistry;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -31,19 +26,18 @@ import java.util.Objects;
 public final class ReservationRegistry {
   /** Receives the store names of evicted keyed scopes. */
   @FunctionalInterface
-  public interface Drain {
+  public interface Drain extends EvictingRegistry.Reclaim<Exception> {
     /**
      * Reclaims the rows of {@code keyedScopeNames}; returns the names to keep pending for the next
      * drain (those whose rows could not go yet, being in use by this worker).
      */
+    @Override
     List<String> reclaim(List<String> keyedScopeNames) throws Exception;
   }
 
   private final int maxEntries;
   private final Duration idleAfter;
-  private final InstantSource clock;
-  private final LinkedHashMap<Scope, Instant> entries = new LinkedHashMap<>(16, 0.75f, true);
-  private final LinkedHashSet<String> pending = new LinkedHashSet<>();
+  private final EvictingRegistry<Scope, Boolean> entries;
 
   /**
    * A registry of at most {@code maxEntries} scopes, evicting the ones idle for {@code idleAfter}.
@@ -61,22 +55,19 @@ public final class ReservationRegistry {
     }
     this.maxEntries = maxEntries;
     this.idleAfter = idleAfter;
-    this.clock = Objects.requireNonNull(clock, "clock");
+    // Queue (process-local name, M7) and actor rows live for good: only keyed scopes are drained.
+    this.entries =
+        new EvictingRegistry<>(
+            maxEntries,
+            idleAfter,
+            Objects.requireNonNull(clock, "clock"),
+            scope -> scope.keyed() ? scope.name() : null);
   }
 
   /** Registers (or touches) the scopes of a claimed job. */
-  public synchronized void touch(List<Scope> scopes) {
-    Instant now = clock.instant();
+  public void touch(List<Scope> scopes) {
     for (Scope scope : scopes) {
-      if (entries.put(scope, now) == null && scope.keyed()) {
-        pending.remove(scope.name());
-      }
-    }
-    Iterator<Scope> eldestFirst = entries.keySet().iterator();
-    while (entries.size() > maxEntries) {
-      Scope eldest = eldestFirst.next();
-      eldestFirst.remove();
-      markEvicted(eldest);
+      entries.touch(scope, s -> Boolean.TRUE);
     }
   }
 
@@ -84,30 +75,8 @@ public final class ReservationRegistry {
    * Evicts every scope unused for at least {@code idleAfter}; returns how many. Call it on the
    * worker's keyed-eviction tick, before {@link #drainEvicted(Drain)}.
    */
-  public synchronized int evictIdle() {
-    Instant cutoff = clock.instant().minus(idleAfter);
-    int evicted = 0;
-    Iterator<Map.Entry<Scope, Instant>> eldestFirst = entries.entrySet().iterator();
-    while (eldestFirst.hasNext()) {
-      Map.Entry<Scope, Instant> next = eldestFirst.next();
-      if (next.getValue().isAfter(cutoff)) {
-        break; // access order: every later entry was used more recently
-      }
-      eldestFirst.remove();
-      markEvicted(next.getKey());
-      evicted++;
-    }
-    return evicted;
-  }
-
-  private void markEvicted(Scope scope) {
-    if (!scope.keyed()) {
-      return; // queue (process-local name, M7) and actor rows live for good
-    }
-    pending.add(scope.name());
-    if (pending.size() > maxEntries) {
-      pending.remove(pending.iterator().next());
-    }
+  public int evictIdle() {
+    return entries.evictIdle();
   }
 
   /**
@@ -117,55 +86,26 @@ public final class ReservationRegistry {
    * exception propagates.
    */
   public int drainEvicted(Drain drain) throws Exception {
-    List<String> names;
-    synchronized (this) {
-      if (pending.isEmpty()) {
-        return 0;
-      }
-      names = List.copyOf(pending);
-      pending.clear();
-    }
-    List<String> keep;
-    try {
-      keep = drain.reclaim(names);
-    } catch (Exception | Error e) {
-      restore(names);
-      throw e;
-    }
-    restore(keep);
-    return names.size();
-  }
-
-  private synchronized void restore(List<String> names) {
-    for (String name : names) {
-      if (entries.keySet().stream().noneMatch(s -> s.keyed() && s.name().equals(name))) {
-        pending.add(name);
-      }
-    }
-    while (pending.size() > maxEntries) {
-      pending.remove(pending.iterator().next());
-    }
+    return entries.drainEvicted(drain);
   }
 
   /** Whether a scope of that registry name ({@link Scope#registryName()}) is registered. */
-  public synchronized boolean contains(String registryName) {
-    return entries.keySet().stream().anyMatch(s -> s.registryName().equals(registryName));
+  public boolean contains(String registryName) {
+    return entries.keys().stream().anyMatch(s -> s.registryName().equals(registryName));
   }
 
   /** The registry names of the registered scopes, least recently used first. */
-  public synchronized List<String> registryNames() {
-    List<String> names = new ArrayList<>(entries.size());
-    entries.keySet().forEach(s -> names.add(s.registryName()));
-    return names;
+  public List<String> registryNames() {
+    return entries.keys().stream().map(Scope::registryName).toList();
   }
 
   /** The evicted keyed scope names not drained yet, oldest first. */
-  public synchronized List<String> pendingEvictions() {
-    return new ArrayList<>(pending);
+  public List<String> pendingEvictions() {
+    return entries.pendingEvictions();
   }
 
   /** How many scopes are registered; never more than {@code maxEntries}. */
-  public synchronized int size() {
+  public int size() {
     return entries.size();
   }
 
