@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -55,14 +54,17 @@ final class EnqueueColumns {
     set = new Integer[n];
     Map<Options, Integer> numbers = new HashMap<>();
     Map<Map<String, String>, String> labelsJson = new HashMap<>();
+    Options previous = null;
     for (int i = 0; i < n; i++) {
       JobRequest r = rows.get(i);
       payload[i] = r.payloadJson();
-      if (i > 0 && sameOptions(r, rows.get(i - 1))) {
+      Options options = Options.of(r, labelsJson);
+      if (options.equals(previous)) {
+        // The common bulk case, a run of jobs with the same options: no hash lookup.
         set[i] = set[i - 1];
         continue;
       }
-      Options options = Options.of(r, labelsJson);
+      previous = options;
       Integer number = numbers.get(options);
       if (number == null) {
         sets.add(options);
@@ -112,25 +114,6 @@ final class EnqueueColumns {
     } else {
       ps.setObject(index, value, type);
     }
-  }
-
-  /**
-   * Whether two requests have the same options (everything but the payload): the common bulk case,
-   * checked against the previous request before an option set is built and looked up. Strings and
-   * policies are usually the same instances, so this costs a few reference comparisons.
-   */
-  private static boolean sameOptions(JobRequest a, JobRequest b) {
-    return a.priority() == b.priority()
-        && a.actor().equals(b.actor())
-        && a.queue().equals(b.queue())
-        && a.retryPolicy().equals(b.retryPolicy())
-        && a.labels().equals(b.labels())
-        && Objects.equals(a.runAt(), b.runAt())
-        && Objects.equals(a.delay(), b.delay())
-        && Objects.equals(a.scheduleToClose(), b.scheduleToClose())
-        && Objects.equals(a.uniqueKey(), b.uniqueKey())
-        && Objects.equals(a.uniqueWindow(), b.uniqueWindow())
-        && Objects.equals(a.concurrencyKey(), b.concurrencyKey());
   }
 
   /** The distinct option sets: 1 when every job of the batch has the same options. */
