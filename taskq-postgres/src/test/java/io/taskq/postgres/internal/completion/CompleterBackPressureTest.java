@@ -86,7 +86,6 @@ class CompleterBackPressureTest {
             BATCH,
             Duration.ZERO);
     Thread loop = new Thread(completer, "completer");
-    loop.start();
     AtomicInteger submitted = new AtomicInteger();
     Thread handler =
         new Thread(
@@ -98,9 +97,19 @@ class CompleterBackPressureTest {
             },
             "handler");
     handler.start();
+    // The queue fills before the loop runs, so the loop's first batch is a full one (started
+    // together, the loop could take a first batch of one, and the counts below would be off by
+    // one).
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                submitted.get() == Completer.QUEUED_BATCHES * BATCH
+                    && handler.getState() == Thread.State.WAITING);
+    loop.start();
 
     // One batch is being written (and retried), QUEUED_BATCHES wait: the last one cannot go in.
-    await().atMost(Duration.ofSeconds(5)).until(() -> submitted.get() >= jobs - 1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> submitted.get() >= jobs - 1);
     Thread.sleep(300);
     assertThat(submitted.get()).isEqualTo(jobs - 1);
     assertThat(handler.isAlive()).isTrue();
