@@ -5,9 +5,11 @@ import io.taskq.core.TaskQConfig;
 import io.taskq.postgres.JobRequest;
 import io.taskq.postgres.JobsClient;
 import io.taskq.postgres.TaskQ;
+import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +19,8 @@ import java.util.Map;
  * The README demo: TaskQ in process, a few thousand jobs, a live progress bar and a summary.
  *
  * <p>Works in its own schema {@code taskq_demo}, recreated on every run. The database is {@code
- * TASKQ_DATABASE_URL} when set, else the PostgreSQL on localhost, else an embedded one (D5).
+ * TASKQ_DATABASE_URL} when set, else database {@code test} on localhost, else an embedded
+ * PostgreSQL (D5); the demo prints which before it touches anything.
  */
 public final class Demo {
   static final String SCHEMA = "taskq_demo";
@@ -25,13 +28,23 @@ public final class Demo {
   static final int REPORTS = 100;
   static final int PAYMENTS = 900;
   static final int LATENCY_PROBES = 200;
+  static final int CONCURRENCY = 8;
+
+  private static final PrintStream OUT = System.out;
 
   private Demo() {}
 
+  /** Runs the demo; {@code TASKQ_*} variables other than the database URL apply too. */
   public static void main(String[] args) throws Exception {
     Map<String, String> env = System.getenv();
-    try (DemoDatabase db = DemoDatabase.find(env)) {
-      System.out.println("TaskQ demo on " + db.description);
+    OUT.println("TaskQ demo: looking for a PostgreSQL (TASKQ_DATABASE_URL, else localhost:5432)");
+    try (DemoDatabase db = DemoDatabase.find(env, OUT)) {
+      OUT.println(
+          "Using "
+              + db.description
+              + "; the demo works in schema "
+              + SCHEMA
+              + ", dropped and recreated now");
       run(db, env);
     }
   }
@@ -45,24 +58,37 @@ public final class Demo {
           TaskQConfig.builder(env)
               .databaseUrl(db.jdbcUrl)
               .schemaName(SCHEMA)
-              .workerConcurrency(8)
+              .workerConcurrency(CONCURRENCY)
               .build();
       DemoReport report = new DemoReport(watch, "\"" + SCHEMA + "\"");
+      DemoStats stats = new DemoStats();
       try (TaskQ taskq = TaskQ.builder().config(config).build()) {
-        for (Actor<?> actor : DemoActors.all()) {
+        for (Actor<?> actor : DemoActors.all(stats)) {
           taskq.register(actor);
         }
+        OUT.println("Starting TaskQ: migrating the schema, " + CONCURRENCY + " worker threads");
         taskq.start();
         JobsClient jobs = taskq.jobs();
         long started = System.nanoTime();
         List<Long> ids = jobs.enqueueAll(batch());
-        long first = ids.get(0);
-        long last = ids.get(ids.size() - 1);
-        System.out.printf(Locale.ROOT, "Enqueued %d jobs in one round trip%n", ids.size());
-        DemoReport.Counts counts = follow(report, first, last, ids.size());
-        double seconds = (System.nanoTime() - started) / 1e9;
-        double[] pickup = probeLatency(jobs, report);
-        summary(counts, ids.size(), seconds, pickup);
+        OUT.printf(
+            Locale.ROOT,
+            "Enqueued %d jobs in one round trip (%d emails, %d reports, %d flaky payments)%n",
+            ids.size(),
+            EMAILS,
+            REPORTS,
+            PAYMENTS);
+        DemoReport.Counts counts = follow(report, ids.get(0), ids.get(ids.size() - 1), started);
+        double wall = (System.nanoTime() - started) / 1e9;
+        double busy = stats.busySeconds();
+        OUT.printf(
+            Locale.ROOT,
+            "Sending %d single jobs, one every 5 ms, to time pickup%n",
+            LATENCY_PROBES);
+        double[] pickup = probeLatency(jobs, report, stats);
+        new DemoSummary(
+                counts, ids.size(), wall, busy, CONCURRENCY, pickup[0], pickup[1], db.description)
+            .print(OUT);
       }
     }
   }
@@ -86,8 +112,9 @@ public final class Demo {
     return requests;
   }
 
-  private static DemoReport.Counts follow(DemoReport report, long first, long last, long total)
-      throws Exception {
+  private static DemoReport.Counts follow(
+      DemoReport report, long first, long last, long startedNanos) throws Exception {
+    long total = last - first + 1;
     // Redraw one line in a terminal; in CI logs print a line a second instead.
     boolean tty = System.getenv("CI") == null;
     long lastLine = 0;
@@ -95,15 +122,17 @@ public final class Demo {
       DemoReport.Counts counts = report.counts(first, last);
       boolean done = counts.finished() >= total;
       long now = System.nanoTime();
+      String line = DemoProgress.line(counts, total, Duration.ofNanos(now - startedNanos));
       if (tty) {
-        System.out.print("\r" + DemoReport.bar(counts, total));
+        OUT.print("\r" + line);
+        OUT.flush();
       } else if (done || now - lastLine > 1_000_000_000L) {
-        System.out.println(DemoReport.bar(counts, total));
+        OUT.println(line);
         lastLine = now;
       }
       if (done) {
         if (tty) {
-          System.out.println();
+          OUT.println();
         }
         return counts;
       }
@@ -112,30 +141,18 @@ public final class Demo {
   }
 
   /** Single jobs, one every 5 ms, each picked up through LISTEN/NOTIFY. */
-  private static double[] probeLatency(JobsClient jobs, DemoReport report) throws Exception {
-    long first = 0;
-    long last = 0;
+  private static double[] probeLatency(JobsClient jobs, DemoReport report, DemoStats stats)
+      throws Exception {
+    long[] ids = new long[LATENCY_PROBES];
+    long[] enqueuedAt = new long[LATENCY_PROBES];
     for (int i = 0; i < LATENCY_PROBES; i++) {
-      long id = jobs.enqueue(JobRequest.of(DemoActors.SEND_EMAIL, "{\"probe\":" + i + "}"));
-      first = i == 0 ? id : first;
-      last = id;
+      enqueuedAt[i] = System.nanoTime();
+      ids[i] = jobs.enqueue(JobRequest.of(DemoActors.SEND_EMAIL, "{\"probe\":" + i + "}"));
       Thread.sleep(5);
     }
-    while (report.counts(first, last).finished() < LATENCY_PROBES) {
+    while (report.counts(ids[0], ids[LATENCY_PROBES - 1]).finished() < LATENCY_PROBES) {
       Thread.sleep(50);
     }
-    return report.pickupMillis(first, last);
-  }
-
-  private static void summary(
-      DemoReport.Counts counts, long total, double seconds, double[] pickup) {
-    System.out.println();
-    System.out.println("Summary");
-    System.out.printf(Locale.ROOT, "  jobs done        %d of %d%n", counts.succeeded(), total);
-    System.out.printf(Locale.ROOT, "  failed for good  %d%n", counts.failed());
-    System.out.printf(Locale.ROOT, "  retries          %d%n", counts.retries());
-    System.out.printf(Locale.ROOT, "  throughput       %.0f jobs/s%n", total / seconds);
-    System.out.printf(
-        Locale.ROOT, "  pickup latency   p50 %.1f ms, p99 %.1f ms%n", pickup[0], pickup[1]);
+    return stats.pickupMillis(ids, enqueuedAt);
   }
 }

@@ -19,8 +19,9 @@ final class DemoActors {
 
   private DemoActors() {}
 
-  static List<Actor<?>> all() {
-    return List.of(sendEmail(), renderReport(), syncPayment());
+  /** The three actors, their handlers timed into {@code stats}. */
+  static List<Actor<?>> all(DemoStats stats) {
+    return List.of(sendEmail(stats), renderReport(stats), syncPayment(stats));
   }
 
   /** The retry policy stamped on the flaky actor's jobs: quick, so the demo stays short. */
@@ -29,37 +30,52 @@ final class DemoActors {
         RetryPolicy.Backoff.EXPONENTIAL, Duration.ofMillis(50), Duration.ofMillis(400), 0.2, 5);
   }
 
-  private static Actor<String> sendEmail() {
+  private static Actor<String> sendEmail(DemoStats stats) {
     return Actor.rawJson(
         SEND_EMAIL,
         (payload, ctx) -> {
-          pause(1, 3);
-          return "{\"sent\":true}";
+          long started = stats.started(ctx.jobId());
+          try {
+            pause(1, 3);
+            return "{\"sent\":true}";
+          } finally {
+            stats.finished(started);
+          }
         });
   }
 
-  private static Actor<String> renderReport() {
+  private static Actor<String> renderReport(DemoStats stats) {
     return Actor.rawJson(
         RENDER_REPORT,
         (payload, ctx) -> {
-          for (int step = 0; step < 10 && !ctx.isCancelRequested(); step++) {
-            pause(10, 30);
+          long started = stats.started(ctx.jobId());
+          try {
+            for (int step = 0; step < 10 && !ctx.isCancelRequested(); step++) {
+              pause(10, 30);
+            }
+            return "{\"pages\":12}";
+          } finally {
+            stats.finished(started);
           }
-          return "{\"pages\":12}";
         });
   }
 
-  private static Actor<String> syncPayment() {
+  private static Actor<String> syncPayment(DemoStats stats) {
     return Actor.rawJson(
         SYNC_PAYMENT,
         (payload, ctx) -> {
-          pause(1, 5);
-          long failingAttempts = Math.floorMod(ctx.jobId() * 7919, 9);
-          if (failingAttempts < 3 && ctx.attempt() <= failingAttempts + 1) {
-            throw new IllegalStateException(
-                "payment provider timed out (attempt " + ctx.attempt() + ")");
+          long started = stats.started(ctx.jobId());
+          try {
+            pause(1, 5);
+            long failingAttempts = Math.floorMod(ctx.jobId() * 7919, 9);
+            if (failingAttempts < 3 && ctx.attempt() <= failingAttempts + 1) {
+              throw new IllegalStateException(
+                  "payment provider timed out (attempt " + ctx.attempt() + ")");
+            }
+            return null;
+          } finally {
+            stats.finished(started);
           }
-          return null;
         });
   }
 
