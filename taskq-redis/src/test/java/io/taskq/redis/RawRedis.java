@@ -29,6 +29,11 @@ final class RawRedis implements AutoCloseable {
     return new RawRedis(services.redisUri());
   }
 
+  /** A connection to the Redis at {@code uri} (a private server, R8). */
+  static RawRedis to(String uri) {
+    return new RawRedis(uri);
+  }
+
   /** A connector on the test Redis for the class's schema, commands bounded by 2 s. */
   static RedisConnector connector(TestServices services) {
     return connector(services, services.schema());

@@ -2,6 +2,7 @@ package io.taskq.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskq.core.SchemaName;
 import io.taskq.core.ratelimit.Decision;
 import io.taskq.core.ratelimit.Gcra;
 import io.taskq.core.ratelimit.RateLimit;
@@ -12,6 +13,7 @@ import io.taskq.redis.internal.LimitScript;
 import io.taskq.redis.internal.LuaScript;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
+import io.taskq.testing.servers.PrivateRedis;
 import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -23,25 +25,33 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Scripts are loaded once and then called by SHA; when Redis forgets them ({@code SCRIPT FLUSH}, a
  * restart, a failover) the next call reloads and answers as if nothing happened (D13).
+ *
+ * <p>{@code SCRIPT FLUSH} empties the script cache of the whole server, so the test runs on a Redis
+ * of its own (R8), never the shared one.
  */
 @TaskQTest
 @Tag("M5")
+@Tag("R8")
 class ScriptReloadTest {
   private static final UnavailablePolicy FAIL = UnavailablePolicy.failClosed(Duration.ofSeconds(1));
 
+  private static PrivateRedis redis;
   private static RedisConnector connector;
   private static RawRedis raw;
 
   @BeforeAll
   static void connect(TestServices services) {
-    connector = RawRedis.connector(services);
-    raw = RawRedis.to(services);
+    redis = PrivateRedis.start();
+    connector =
+        RedisConnector.create(redis.uri(), Duration.ofSeconds(2), SchemaName.of(services.schema()));
+    raw = RawRedis.to(redis.uri());
   }
 
   @AfterAll
   static void close() {
     raw.close();
     connector.close();
+    redis.close();
   }
 
   static Stream<RateLimit> limitsOfFive() {

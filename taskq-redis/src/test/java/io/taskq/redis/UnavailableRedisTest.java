@@ -20,6 +20,7 @@ import io.taskq.core.ratelimit.TokenBucket;
 import io.taskq.core.ratelimit.UnavailablePolicy;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
+import io.taskq.testing.servers.PrivateRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,10 +39,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * that recovers is used again.
  *
  * <p>"Unreachable" is a closed port on this machine. "Stalled" is {@code CLIENT PAUSE ... WRITE} on
- * the shared test server, kept to 600 ms because it stalls every other client's writes too.
+ * a Redis the test starts for itself: the pause stalls every client of the server, so it is never
+ * issued on the shared one (R8).
  */
 @TaskQTest
 @Tag("M5")
+@Tag("R8")
 class UnavailableRedisTest {
   private static final String CLOSED_PORT = "redis://127.0.0.1:1";
   private static final Duration TIMEOUT = Duration.ofMillis(300);
@@ -49,19 +52,22 @@ class UnavailableRedisTest {
   /** Generous bound for "returned instead of hanging"; a hang would be unbounded. */
   private static final Duration NO_HANG = Duration.ofSeconds(15);
 
+  private static PrivateRedis redis;
   private static RedisConnector unreachable;
   private static RawRedis raw;
 
   @BeforeAll
   static void connect(TestServices services) {
+    redis = PrivateRedis.start();
     unreachable = RedisConnector.create(CLOSED_PORT, TIMEOUT, SchemaName.of(services.schema()));
-    raw = RawRedis.to(services);
+    raw = RawRedis.to(redis.uri());
   }
 
   @AfterAll
   static void close() {
     raw.close();
     unreachable.close();
+    redis.close();
   }
 
   static Stream<RateLimit> limits() {
@@ -149,7 +155,7 @@ class UnavailableRedisTest {
   void stalledServer_answersByPolicyWithinTheTimeout_thenRecovers(TestServices services) {
     try (RedisConnector stalled =
         RedisConnector.create(
-            services.redisUri(), Duration.ofMillis(100), SchemaName.of(services.schema()))) {
+            redis.uri(), Duration.ofMillis(100), SchemaName.of(services.schema()))) {
       RedisRateLimiter limiter =
           RedisRateLimiter.create(
               stalled,
@@ -188,7 +194,8 @@ class UnavailableRedisTest {
 
   @Test
   void wrongTypeAtTheKey_isADefect_notAnOutage(TestServices services) {
-    RedisConnector healthy = RawRedis.connector(services);
+    RedisConnector healthy =
+        RedisConnector.create(redis.uri(), Duration.ofSeconds(2), SchemaName.of(services.schema()));
     try {
       raw.sync().set("taskq:" + services.schema() + ":rl:tb:typo", "not a hash");
       RedisRateLimiter limiter =
