@@ -527,6 +527,79 @@ public final class TaskQConfig {
     return values.get(KnobCatalog.HTTP_BIND);
   }
 
+  /**
+   * Port of the standalone web dashboard ({@code docs/dashboard.md}); 0 turns it off.
+   *
+   * <p>Default: 0. Range: 0..65535.
+   */
+  public int dashboardPort() {
+    return values.get(KnobCatalog.DASHBOARD_PORT);
+  }
+
+  /**
+   * Address the standalone web dashboard binds to.
+   *
+   * <p>Default: 127.0.0.1. Range: a host name or IP address.
+   */
+  public String dashboardBind() {
+    return values.get(KnobCatalog.DASHBOARD_BIND);
+  }
+
+  /**
+   * Path the web dashboard is served under.
+   *
+   * <p>Default: /taskq. Range: / or /segment[/segment...] of letters, digits and ._~-.
+   */
+  public String dashboardPath() {
+    return values.get(KnobCatalog.DASHBOARD_PATH);
+  }
+
+  /**
+   * Whether the web dashboard refuses every state change (retry, cancel, pause, ...).
+   *
+   * <p>Default: false. Range: true or false.
+   */
+  public boolean dashboardReadOnly() {
+    return values.get(KnobCatalog.DASHBOARD_READ_ONLY);
+  }
+
+  /**
+   * Token that signs a user in to the web dashboard. Never shown.
+   *
+   * <p>Default: unset. Range: unset, or at least 16 characters.
+   */
+  public Optional<String> dashboardToken() {
+    return values.get(KnobCatalog.DASHBOARD_TOKEN);
+  }
+
+  /**
+   * User name that signs in to the web dashboard with {@link #dashboardPassword()}.
+   *
+   * <p>Default: unset. Range: unset, or text without control characters.
+   */
+  public Optional<String> dashboardUser() {
+    return values.get(KnobCatalog.DASHBOARD_USER);
+  }
+
+  /**
+   * Password of {@link #dashboardUser()}. Never shown.
+   *
+   * <p>Default: unset. Range: unset, or at least 8 characters.
+   */
+  public Optional<String> dashboardPassword() {
+    return values.get(KnobCatalog.DASHBOARD_PASSWORD);
+  }
+
+  /**
+   * Public origin of the web dashboard behind a proxy that rewrites the host; state changes are
+   * accepted from it besides the request's own host.
+   *
+   * <p>Default: unset. Range: unset, or http[s]://host[:port].
+   */
+  public Optional<String> dashboardOrigin() {
+    return values.get(KnobCatalog.DASHBOARD_ORIGIN);
+  }
+
   @Override
   public boolean equals(@Nullable Object other) {
     return other instanceof TaskQConfig that && values.equals(that.values);
@@ -834,6 +907,60 @@ public final class TaskQConfig {
     /** Sets {@link TaskQConfig#httpBind()} ({@code TASKQ_HTTP_BIND}). */
     public Builder httpBind(String value) {
       return set(KnobCatalog.HTTP_BIND, Objects.requireNonNull(value, "httpBind"));
+    }
+
+    /** Sets {@link TaskQConfig#dashboardPort()} ({@code TASKQ_DASHBOARD_PORT}). */
+    public Builder dashboardPort(int value) {
+      return set(KnobCatalog.DASHBOARD_PORT, value);
+    }
+
+    /** Sets {@link TaskQConfig#dashboardBind()} ({@code TASKQ_DASHBOARD_BIND}). */
+    public Builder dashboardBind(String value) {
+      return set(KnobCatalog.DASHBOARD_BIND, Objects.requireNonNull(value, "dashboardBind"));
+    }
+
+    /** Sets {@link TaskQConfig#dashboardPath()} ({@code TASKQ_DASHBOARD_PATH}). */
+    public Builder dashboardPath(String value) {
+      return set(KnobCatalog.DASHBOARD_PATH, Objects.requireNonNull(value, "dashboardPath"));
+    }
+
+    /** Sets {@link TaskQConfig#dashboardReadOnly()} ({@code TASKQ_DASHBOARD_READ_ONLY}). */
+    public Builder dashboardReadOnly(boolean value) {
+      return set(KnobCatalog.DASHBOARD_READ_ONLY, value);
+    }
+
+    /**
+     * Sets {@link TaskQConfig#dashboardToken()} ({@code TASKQ_DASHBOARD_TOKEN}); an empty string
+     * unsets it.
+     */
+    public Builder dashboardToken(String value) {
+      return setText(KnobCatalog.DASHBOARD_TOKEN, Objects.requireNonNull(value, "dashboardToken"));
+    }
+
+    /**
+     * Sets {@link TaskQConfig#dashboardUser()} ({@code TASKQ_DASHBOARD_USER}); an empty string
+     * unsets it.
+     */
+    public Builder dashboardUser(String value) {
+      return setText(KnobCatalog.DASHBOARD_USER, Objects.requireNonNull(value, "dashboardUser"));
+    }
+
+    /**
+     * Sets {@link TaskQConfig#dashboardPassword()} ({@code TASKQ_DASHBOARD_PASSWORD}); an empty
+     * string unsets it.
+     */
+    public Builder dashboardPassword(String value) {
+      return setText(
+          KnobCatalog.DASHBOARD_PASSWORD, Objects.requireNonNull(value, "dashboardPassword"));
+    }
+
+    /**
+     * Sets {@link TaskQConfig#dashboardOrigin()} ({@code TASKQ_DASHBOARD_ORIGIN}); an empty string
+     * unsets it.
+     */
+    public Builder dashboardOrigin(String value) {
+      return setText(
+          KnobCatalog.DASHBOARD_ORIGIN, Objects.requireNonNull(value, "dashboardOrigin"));
     }
 
     /**

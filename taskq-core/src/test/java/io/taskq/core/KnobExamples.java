@@ -99,7 +99,20 @@ final class KnobExamples {
           ex("TASKQ_RESULT_TTL", "0", Duration.ZERO, "500ms", "3651d"),
           ex("TASKQ_MAX_PAYLOAD_BYTES", "512KiB", 512 * 1024, "0", "257MiB", "1MB", "3GiB"),
           ex("TASKQ_HTTP_PORT", "8080", 8080, "65536"),
-          ex("TASKQ_HTTP_BIND", "0.0.0.0", "0.0.0.0", "local host"));
+          ex("TASKQ_HTTP_BIND", "0.0.0.0", "0.0.0.0", "local host"),
+          ex("TASKQ_DASHBOARD_PORT", "8081", 8081, "65536"),
+          ex("TASKQ_DASHBOARD_BIND", "::1", "::1", "local host"),
+          ex("TASKQ_DASHBOARD_PATH", "/ops/jobs", "/ops/jobs", "taskq", "/taskq/", "/a b"),
+          ex("TASKQ_DASHBOARD_READ_ONLY", "TRUE", true, "yes", "1"),
+          ex("TASKQ_DASHBOARD_TOKEN", "0123456789abcdef", Optional.of("0123456789abcdef")),
+          ex("TASKQ_DASHBOARD_USER", "ops", Optional.of("ops"), "a\u0001b"),
+          ex("TASKQ_DASHBOARD_PASSWORD", "long enough", Optional.of("long enough")),
+          ex(
+              "TASKQ_DASHBOARD_ORIGIN",
+              "https://ops.example.com",
+              Optional.of("https://ops.example.com"),
+              "https://ops.example.com/taskq",
+              "ftp://x"));
 
   /** Knobs where 0 is allowed (and means "off" or "do not"). */
   static final List<String> ZERO_ALLOWED =
@@ -109,7 +122,8 @@ final class KnobExamples {
           "TASKQ_KEYED_ROW_RECLAIM_PERIOD",
           "TASKQ_SHUTDOWN_GRACE",
           "TASKQ_RESULT_TTL",
-          "TASKQ_HTTP_PORT");
+          "TASKQ_HTTP_PORT",
+          "TASKQ_DASHBOARD_PORT");
 
   /** Knobs whose values are free text: no "unparseable" value exists for them. */
   static final List<String> FREE_TEXT =
@@ -118,7 +132,11 @@ final class KnobExamples {
           "TASKQ_DATABASE_USER",
           "TASKQ_DATABASE_PASSWORD",
           "TASKQ_WORKER_QUEUES",
-          "TASKQ_HTTP_BIND");
+          "TASKQ_HTTP_BIND",
+          "TASKQ_DASHBOARD_BIND",
+          "TASKQ_DASHBOARD_USER",
+          "TASKQ_DASHBOARD_TOKEN",
+          "TASKQ_DASHBOARD_PASSWORD");
 
   /** The defaults the guide and the requirements name. */
   static final List<Object[]> GUIDE_DEFAULTS =
@@ -166,7 +184,15 @@ final class KnobExamples {
           new Object[] {"resultTtl", ofDays(1)},
           new Object[] {"maxPayloadBytes", 1_048_576},
           new Object[] {"httpPort", 0},
-          new Object[] {"httpBind", "127.0.0.1"});
+          new Object[] {"httpBind", "127.0.0.1"},
+          new Object[] {"dashboardPort", 0},
+          new Object[] {"dashboardBind", "127.0.0.1"},
+          new Object[] {"dashboardPath", "/taskq"},
+          new Object[] {"dashboardReadOnly", false},
+          new Object[] {"dashboardToken", Optional.empty()},
+          new Object[] {"dashboardUser", Optional.empty()},
+          new Object[] {"dashboardPassword", Optional.empty()},
+          new Object[] {"dashboardOrigin", Optional.empty()});
 
   private KnobExamples() {}
 

@@ -182,6 +182,14 @@ class TaskQConfigTest {
             .maxPayloadBytes(4096)
             .httpPort(9090)
             .httpBind("::1")
+            .dashboardPort(8081)
+            .dashboardBind("127.0.0.2")
+            .dashboardPath("/ops")
+            .dashboardReadOnly(true)
+            .dashboardToken("0123456789abcdef")
+            .dashboardUser("ops")
+            .dashboardPassword("long enough")
+            .dashboardOrigin("https://ops.example.com")
             .build();
 
     assertThat(config.describe()).allMatch(line -> line.contains("(set in code via "));

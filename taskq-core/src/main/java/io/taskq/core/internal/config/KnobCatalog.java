@@ -254,6 +254,47 @@ public final class KnobCatalog {
           Rules.host(),
           Knob.Exposure.PLAIN);
 
+  // Web dashboard (W3): off by default, loopback by default, secrets never shown.
+  public static final Knob<Integer> DASHBOARD_PORT =
+      count("TASKQ_DASHBOARD_PORT", "dashboardPort", 0, 0, 65_535);
+  public static final Knob<String> DASHBOARD_BIND =
+      define(
+          "TASKQ_DASHBOARD_BIND",
+          "dashboardBind",
+          ValueTypes.text(),
+          "127.0.0.1",
+          Rules.host(),
+          Knob.Exposure.PLAIN);
+  public static final Knob<String> DASHBOARD_PATH =
+      define(
+          "TASKQ_DASHBOARD_PATH",
+          "dashboardPath",
+          ValueTypes.text(),
+          "/taskq",
+          Rules.urlPath(),
+          Knob.Exposure.PLAIN);
+  public static final Knob<Boolean> DASHBOARD_READ_ONLY =
+      define(
+          "TASKQ_DASHBOARD_READ_ONLY",
+          "dashboardReadOnly",
+          ValueTypes.bool(),
+          false,
+          Rules.any("true or false"),
+          Knob.Exposure.PLAIN);
+  public static final Knob<Optional<String>> DASHBOARD_TOKEN =
+      optional(
+          "TASKQ_DASHBOARD_TOKEN", "dashboardToken", Rules.minLength(16), Knob.Exposure.SECRET);
+  public static final Knob<Optional<String>> DASHBOARD_USER =
+      optional("TASKQ_DASHBOARD_USER", "dashboardUser", Rules.optionalText(), Knob.Exposure.PLAIN);
+  public static final Knob<Optional<String>> DASHBOARD_PASSWORD =
+      optional(
+          "TASKQ_DASHBOARD_PASSWORD",
+          "dashboardPassword",
+          Rules.minLength(8),
+          Knob.Exposure.SECRET);
+  public static final Knob<Optional<String>> DASHBOARD_ORIGIN =
+      optional("TASKQ_DASHBOARD_ORIGIN", "dashboardOrigin", Rules.origin(), Knob.Exposure.PLAIN);
+
   private static final List<Knob<?>> KNOBS = List.copyOf(ALL);
   private static final Map<String, Knob<?>> BY_ENV_NAME =
       KNOBS.stream().collect(Collectors.toUnmodifiableMap(Knob::envName, Function.identity()));

@@ -98,6 +98,30 @@ public final class Rules {
         });
   }
 
+  /** A URL path to mount at: {@code /} or {@code /segment[/segment...]}, no trailing slash. */
+  public static Rule<String> urlPath() {
+    return of(
+        "/ or /segment[/segment...] of letters, digits and ._~-",
+        path -> path.matches("(/[A-Za-z0-9._~-]+)+|/") ? null : "is not such a path");
+  }
+
+  /** Unset, or a secret of at least {@code min} characters (nothing else about it is reported). */
+  public static Rule<Optional<String>> minLength(int min) {
+    return ofOptional(
+        "unset, or at least " + min + " characters",
+        text -> text.length() < min ? "is shorter than " + min + " characters" : null);
+  }
+
+  /** Unset, or an origin {@code http[s]://host[:port]} without a path. */
+  public static Rule<Optional<String>> origin() {
+    return ofOptional(
+        "unset, or http[s]://host[:port]",
+        text ->
+            text.toLowerCase(Locale.ROOT).matches("https?://[a-z0-9.\\-\\[\\]:]+")
+                ? null
+                : "is not http[s]://host[:port]");
+  }
+
   /** Anything the value type could parse. */
   public static <T> Rule<T> any(String description) {
     return of(description, value -> null);

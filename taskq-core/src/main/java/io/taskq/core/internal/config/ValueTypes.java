@@ -76,6 +76,11 @@ public final class ValueTypes {
     };
   }
 
+  /** {@code true} or {@code false}, in any case. */
+  public static ValueType<Boolean> bool() {
+    return new Simple<>("boolean", "", ValueTypes::parseBool, String::valueOf);
+  }
+
   /** A comma-separated list; entries are stripped, and checked by the knob's rule. */
   public static ValueType<List<String>> commaList() {
     return new Simple<>(
@@ -92,6 +97,14 @@ public final class ValueTypes {
       throw new BadValueException("is out of range");
     }
     return value.intValue();
+  }
+
+  private static Boolean parseBool(String text) throws BadValueException {
+    String s = text.strip();
+    if (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false")) {
+      return Boolean.valueOf(s);
+    }
+    throw new BadValueException("is not true or false");
   }
 
   private static Integer parseSize(String text) throws BadValueException {

@@ -1,0 +1,84 @@
+package io.taskq.dashboard.internal;
+
+import io.taskq.dashboard.DashboardResponse;
+import io.taskq.dashboard.DashboardUser;
+import io.taskq.postgres.CancelResult;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The state changes (W2), each through the public TaskQ API, each after {@link Gate#refuseAction}
+ * let it through. Every one is logged as an audit line naming the user, the action, its target and
+ * its outcome, and answers with a redirect to the page it came from, carrying the outcome as that
+ * page's message. The target arrives in the form ({@code id}, {@code name}), never in the path, so
+ * names need no path encoding.
+ */
+final class Actions {
+  private static final Logger AUDIT = LoggerFactory.getLogger("io.taskq.dashboard.audit");
+
+  private final Context ctx;
+
+  Actions(Context ctx) {
+    this.ctx = ctx;
+  }
+
+  /** The answer to POST {@code route}, or empty when no action has that route. */
+  Optional<DashboardResponse> run(Visit visit, String route) {
+    return switch (route) {
+      case "/jobs/cancel" -> Optional.of(cancel(visit));
+      case "/schedules/enable" -> Optional.of(schedule(visit, true));
+      case "/schedules/disable" -> Optional.of(schedule(visit, false));
+      default -> Optional.empty();
+    };
+  }
+
+  private DashboardResponse cancel(Visit visit) {
+    Optional<Long> id = visit.request().form("id").flatMap(Ids::parse);
+    if (id.isEmpty()) {
+      return Responses.plain(400, "refused: the form names no job id");
+    }
+    CancelResult result = ctx.taskq().jobs().cancel(id.get());
+    String message =
+        switch (result) {
+          case CANCELLED -> "Job " + id.get() + " cancelled.";
+          case CANCEL_REQUESTED -> "Job " + id.get() + " is running: cancel requested.";
+          case ALREADY_FINISHED -> "Job " + id.get() + " had already finished; nothing changed.";
+          case NOT_FOUND -> "No job " + id.get() + ".";
+        };
+    audit(visit, "cancel", "job " + id.get(), result.name());
+    return done(visit, "/jobs/" + id.get(), message);
+  }
+
+  private DashboardResponse schedule(Visit visit, boolean enable) {
+    Optional<String> name = visit.request().form("name");
+    if (name.isEmpty()) {
+      return Responses.plain(400, "refused: the form names no schedule");
+    }
+    boolean found =
+        enable
+            ? ctx.taskq().schedules().enable(name.get())
+            : ctx.taskq().schedules().disable(name.get());
+    String verb = enable ? "enabled" : "disabled";
+    audit(visit, enable ? "enable" : "disable", "schedule " + name.get(), found ? verb : "absent");
+    String message =
+        found ? "Schedule " + name.get() + " " + verb + "." : "No schedule " + name.get() + ".";
+    return done(visit, "/schedules", message);
+  }
+
+  private DashboardResponse done(Visit visit, String route, String message) {
+    visit.session().flash(message);
+    return Responses.redirect(ctx.link(route));
+  }
+
+  private static void audit(Visit visit, String action, String target, String outcome) {
+    DashboardUser user = Objects.requireNonNull(visit.user(), "the gate lets only users act");
+    AUDIT.info(
+        "TaskQ dashboard action: user={} action={} target={} outcome={}",
+        user.name(),
+        action,
+        target,
+        outcome);
+  }
+}

@@ -1,0 +1,90 @@
+package io.taskq.dashboard.internal;
+
+import io.taskq.core.spi.MaintenanceHealth;
+import io.taskq.dashboard.DashboardResponse;
+import io.taskq.postgres.QueueBacklog;
+import io.taskq.postgres.ReclaimFeedLag;
+import io.taskq.postgres.ScheduleInfo;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code /}: the overview (W1). Every figure comes from a bounded, index-backed read of the public
+ * API: the pending backlog per queue ({@code TaskQ.queueBacklog()}), the maintenance view of this
+ * process ({@code TaskQ.health()}: leadership, each sweep's last success and batch tier), the
+ * reclaim feed's lag and the schedules. No {@code count(*)} over the jobs table.
+ */
+final class OverviewPage {
+  private final Context ctx;
+
+  OverviewPage(Context ctx) {
+    this.ctx = ctx;
+  }
+
+  DashboardResponse get(Visit visit) {
+    Map<String, Object> scope = ctx.scope(visit, "overview", "Overview");
+    scope.put("queues", queues(scope));
+    scope.put("leader", ctx.taskq().isLeader());
+    scope.put("running", ctx.taskq().isRunning());
+    MaintenanceHealth.Report health = ctx.taskq().health();
+    scope.put("degraded", health.degraded());
+    scope.put("reasons", health.reasons());
+    scope.put("hasReasons", !health.reasons().isEmpty());
+    scope.put("sweeps", sweeps(health));
+    scope.put("feed", feed());
+    List<ScheduleInfo> schedules = ctx.taskq().schedules().list();
+    scope.put("scheduleCount", schedules.size());
+    scope.put(
+        "failingSchedules", schedules.stream().filter(s -> s.consecutiveFailures() > 0).count());
+    return ctx.page("overview", scope);
+  }
+
+  private List<Map<String, Object>> queues(Map<String, Object> scope) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    try {
+      List<QueueBacklog> backlog = new ArrayList<>(ctx.taskq().queueBacklog());
+      backlog.sort(Comparator.comparing(QueueBacklog::queue));
+      for (QueueBacklog b : backlog) {
+        rows.add(
+            Map.of(
+                "name", b.queue(),
+                "param", Format.queryValue(b.queue()),
+                "depth", Format.count(b.depth()),
+                "oldest", Format.age(b.oldestPendingAge())));
+      }
+    } catch (SQLException e) {
+      scope.put("queuesUnavailable", true);
+    }
+    return rows;
+  }
+
+  private static List<Map<String, Object>> sweeps(MaintenanceHealth.Report health) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (MaintenanceHealth.SweepState s : health.sweeps()) {
+      MaintenanceHealth.BatchSize size = s.batchSize();
+      String stall = s.stallReason();
+      rows.add(
+          Map.of(
+              "name", s.name(),
+              "lastSuccess", s.lastSuccess() == null ? "never" : Format.instant(s.lastSuccess()),
+              "tier", size == null ? "-" : size.isReduced() ? "reduced" : "full",
+              "batch", size == null ? "-" : size.used() + " / " + size.configured(),
+              "stall", stall == null ? "" : stall));
+    }
+    return rows;
+  }
+
+  private Map<String, Object> feed() {
+    try {
+      ReclaimFeedLag lag = ctx.taskq().reclaimEvents().lag();
+      return Map.of(
+          "heldBack", Format.count(lag.heldBackEvents()),
+          "age", Format.age(lag.oldestHeldBackEventAge()));
+    } catch (RuntimeException e) {
+      return Map.of("unavailable", true);
+    }
+  }
+}
