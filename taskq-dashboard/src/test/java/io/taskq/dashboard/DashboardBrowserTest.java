@@ -1,0 +1,234 @@
+package io.taskq.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import io.taskq.core.JobStatus;
+import io.taskq.postgres.JobRequest;
+import io.taskq.postgres.Schedule;
+import io.taskq.testing.TaskQTest;
+import io.taskq.testing.TestServices;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+
+/**
+ * The dashboard in a real headless Chromium (W6): its pages, its actions, hostile input shown
+ * inert, a forged cross-site form refused, read-only mode without actions. Each test leaves
+ * screenshots under {@code target/screenshots}.
+ */
+@TaskQTest
+@Tag("W6")
+class DashboardBrowserTest {
+  private static final Duration PATIENCE = Duration.ofSeconds(20);
+  private static final String SCRIPT = "<script>window.__xss = 1</script>";
+  private static final String IMG = "\"><img src=x onerror=\"window.__xss = 2\">";
+
+  private static Chromium chromium;
+  private DashboardFixture fixture;
+
+  @BeforeAll
+  static void openBrowser() {
+    chromium = Chromium.start(1280, 900);
+  }
+
+  @AfterAll
+  static void closeBrowser() {
+    if (chromium != null) {
+      chromium.close();
+    }
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (fixture != null) {
+      fixture.close();
+    }
+    chromium.driver().manage().deleteAllCookies();
+  }
+
+  private ChromeDriver start(TestServices services, DashboardSettings settings) throws Exception {
+    fixture =
+        DashboardFixture.start(
+            services, settings, taskq -> taskq.register(DashboardFixture.ok("ok")));
+    return chromium.driver();
+  }
+
+  private void open(String route) {
+    chromium.driver().get(fixture.uri(route).toString());
+  }
+
+  private void signIn() {
+    open("/login");
+    ChromeDriver d = chromium.driver();
+    d.findElement(By.cssSelector("#token-form input[name=token]")).sendKeys(DashboardFixture.TOKEN);
+    d.findElement(By.cssSelector("#token-form button")).click();
+    await().atMost(PATIENCE).until(() -> !d.getCurrentUrl().endsWith("/login"));
+  }
+
+  private String text(String css) {
+    return chromium.driver().findElement(By.cssSelector(css)).getText();
+  }
+
+  private long scheduledJob(String actor) {
+    return fixture
+        .taskq
+        .jobs()
+        .enqueue(JobRequest.builder(actor).delay(Duration.ofHours(1)).build());
+  }
+
+  @Test
+  @Tag("W1")
+  void everyPage_opensAfterSignIn_andTheOverviewRefreshesWithoutReloading(TestServices services)
+      throws Exception {
+    ChromeDriver d = start(services, DashboardFixture.tokenSettings());
+    fixture.taskq.schedules().put(Schedule.builder("nightly-report", "ok", "0 3 * * *").build());
+
+    signIn();
+    assertThat(text("h1")).isEqualTo("Overview");
+    chromium.screenshot("overview");
+    d.findElement(By.id("refresh")).click();
+    d.findElement(By.cssSelector("#refresh option[value='2']")).click();
+    d.executeScript("window.__sameDocument = true;");
+    fixture.taskq.jobs().enqueue(JobRequest.builder("ok").queue("reports").build());
+
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#queues")).contains("reports"));
+    assertThat(d.executeScript("return window.__sameDocument === true;")).isEqualTo(true);
+
+    for (String page : List.of("queues", "schedules", "batches", "jobs")) {
+      open("/" + page);
+      assertThat(text("h1")).isEqualTo(Character.toUpperCase(page.charAt(0)) + page.substring(1));
+      chromium.screenshot(page);
+    }
+    open("/schedules");
+    assertThat(text("#schedules")).contains("nightly-report").contains("0 3 * * *");
+  }
+
+  @Test
+  @Tag("W5")
+  void aHostilePayloadLabelAndQueue_areShownAsText_andNeverRun(TestServices services)
+      throws Exception {
+    ChromeDriver d = start(services, DashboardFixture.tokenSettings());
+    String payload =
+        "{\"note\": \"" + SCRIPT + "\", \"html\": \"" + IMG.replace("\"", "\\\"") + "\"}";
+    long id =
+        fixture
+            .taskq
+            .jobs()
+            .enqueue(
+                JobRequest.builder("ok")
+                    .payloadJson(payload)
+                    .queue("q" + IMG)
+                    .labels(Map.of("owner" + SCRIPT, IMG))
+                    .delay(Duration.ofHours(1))
+                    .build());
+
+    signIn();
+    open("/jobs/" + id);
+    chromium.screenshot("job-hostile");
+
+    assertThat(text("#job-payload")).contains(SCRIPT).contains("<img src=x onerror=");
+    assertThat(text("#job-labels")).contains("owner" + SCRIPT).contains(IMG);
+    assertThat(text("#job-queue")).isEqualTo("q" + IMG);
+    assertThat(d.findElements(By.cssSelector("#main img, #main script"))).isEmpty();
+    assertThat(d.executeScript("return window.__xss === undefined;")).isEqualTo(true);
+  }
+
+  @Test
+  @Tag("W2")
+  void cancel_andScheduleDisableEnable_workFromTheirButtons(TestServices services)
+      throws Exception {
+    ChromeDriver d = start(services, DashboardFixture.tokenSettings());
+    long id = scheduledJob("ok");
+    fixture.taskq.schedules().put(Schedule.builder("hourly", "ok", "0 * * * *").build());
+
+    signIn();
+    open("/jobs/" + id);
+    d.findElement(By.id("cancel")).click();
+    d.switchTo().alert().accept();
+
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#flash")).contains("cancelled"));
+    assertThat(text("#job-status")).isEqualTo("cancelled");
+    assertThat(fixture.taskq.jobs().find(id).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
+    chromium.screenshot("job-cancelled");
+
+    open("/schedules");
+    d.findElement(By.xpath("//button[text()='Disable']")).click();
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#flash")).contains("disabled"));
+    assertThat(fixture.taskq.schedules().find("hourly").orElseThrow().enabled()).isFalse();
+    d.findElement(By.xpath("//button[text()='Enable']")).click();
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#flash")).contains("enabled"));
+    assertThat(fixture.taskq.schedules().find("hourly").orElseThrow().enabled()).isTrue();
+  }
+
+  @Test
+  @Tag("W4")
+  void aForgedFormOnAnotherSite_changesNothing(TestServices services) throws Exception {
+    ChromeDriver d = start(services, DashboardFixture.tokenSettings());
+    long id = scheduledJob("ok");
+    signIn();
+    HttpServer evil =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    String target = fixture.uri("/jobs/cancel").toString();
+    byte[] page =
+        ("<!DOCTYPE html><form id=f method=post action=\""
+                + target
+                + "\">"
+                + "<input name=id value="
+                + id
+                + "></form>"
+                + "<script>document.getElementById('f').submit()</script>")
+            .getBytes(StandardCharsets.UTF_8);
+    evil.createContext(
+        "/",
+        exchange -> {
+          exchange.getResponseHeaders().set("Content-Type", "text/html");
+          exchange.sendResponseHeaders(200, page.length);
+          exchange.getResponseBody().write(page);
+          exchange.close();
+        });
+    evil.start();
+    try {
+      d.get("http://127.0.0.1:" + evil.getAddress().getPort() + "/");
+      await().atMost(PATIENCE).until(() -> d.getCurrentUrl().startsWith(target));
+      chromium.screenshot("forged-form-refused");
+      assertThat(d.findElement(By.tagName("body")).getText()).contains("refused");
+    } finally {
+      evil.stop(0);
+    }
+    assertThat(fixture.taskq.jobs().find(id).orElseThrow().status()).isEqualTo(JobStatus.SCHEDULED);
+  }
+
+  @Test
+  @Tag("W3")
+  void readOnlyMode_showsNoAction(TestServices services) throws Exception {
+    ChromeDriver d =
+        start(
+            services,
+            DashboardSettings.builder().token(DashboardFixture.TOKEN).readOnly(true).build());
+    long id = scheduledJob("ok");
+    fixture.taskq.schedules().put(Schedule.builder("hourly", "ok", "0 * * * *").build());
+
+    signIn();
+    open("/jobs/" + id);
+    assertThat(d.findElements(By.id("job-actions"))).isEmpty();
+    assertThat(d.findElements(By.id("cancel"))).isEmpty();
+    assertThat(text("#read-only")).isEqualTo("read-only");
+    chromium.screenshot("job-read-only");
+    open("/schedules");
+    List<WebElement> buttons = d.findElements(By.cssSelector("#schedules button"));
+    assertThat(buttons).isEmpty();
+  }
+}

@@ -1,0 +1,75 @@
+package io.taskq.dashboard;
+
+import io.taskq.core.Actor;
+import io.taskq.core.TaskQConfig;
+import io.taskq.postgres.TaskQ;
+import io.taskq.testing.TestServices;
+import java.net.URI;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * A running TaskQ on the test class's schema, with its dashboard served on a free loopback port.
+ */
+final class DashboardFixture implements AutoCloseable {
+  static final String TOKEN = "correct-horse-battery-staple";
+
+  final TaskQ taskq;
+  final DashboardServer server;
+
+  private DashboardFixture(TaskQ taskq, DashboardServer server) {
+    this.taskq = taskq;
+    this.server = server;
+  }
+
+  /** A started TaskQ with {@code actors}, and a dashboard with {@code settings}. */
+  static DashboardFixture start(
+      TestServices services, DashboardSettings settings, Consumer<TaskQ> actors)
+      throws SQLException {
+    TaskQConfig config =
+        TaskQConfig.builder()
+            .schemaName(services.schema())
+            .pollInterval(Duration.ofMillis(100))
+            .heartbeatInterval(Duration.ofMillis(500))
+            .leasePeriod(Duration.ofSeconds(10))
+            .shutdownGrace(Duration.ofSeconds(2))
+            .sweepInterval(Duration.ofMillis(500))
+            .build();
+    TaskQ taskq = TaskQ.builder(services.dataSource()).config(config).build();
+    try {
+      actors.accept(taskq);
+      taskq.start();
+      DashboardServer server =
+          DashboardServer.start(Dashboard.create(taskq, settings), "127.0.0.1", 0);
+      return new DashboardFixture(taskq, server);
+    } catch (RuntimeException | SQLException e) {
+      taskq.close();
+      throw e;
+    }
+  }
+
+  /** Settings signing in with {@link #TOKEN}. */
+  static DashboardSettings tokenSettings() {
+    return DashboardSettings.builder().token(TOKEN).build();
+  }
+
+  /** An actor that does nothing and succeeds. */
+  static Actor<String> ok(String name) {
+    return Actor.rawJson(name, (json, ctx) -> null);
+  }
+
+  /** The dashboard URI of {@code route} (which starts with {@code /}). */
+  URI uri(String route) {
+    return server.uri().resolve(route.substring(1));
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.close();
+    } finally {
+      taskq.close();
+    }
+  }
+}
