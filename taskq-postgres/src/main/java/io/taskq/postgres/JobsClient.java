@@ -110,15 +110,19 @@ public final class JobsClient {
 
   /** A builder preset from {@code config}, as {@link #create(DataSource, TaskQConfig)} uses. */
   static Builder configured(DataSource dataSource, TaskQConfig config) {
-    Duration timeout =
-        config.socketTimeout().compareTo(DEFAULT_STATEMENT_TIMEOUT) < 0
-            ? config.socketTimeout()
-            : DEFAULT_STATEMENT_TIMEOUT;
+    Duration timeout = statementTimeout(config);
     return builder(dataSource, config.schemaName())
         .maxPayloadBytes(config.maxPayloadBytes())
         .statementTimeout(timeout)
         .eventWriterBatchSize(config.eventWriterBatchSize())
         .eventWriterStatementTimeout(config.eventWriterStatementTimeout());
+  }
+
+  /** D10: the default statement timeout, kept at or below {@code TASKQ_SOCKET_TIMEOUT}. */
+  static Duration statementTimeout(TaskQConfig config) {
+    return config.socketTimeout().compareTo(DEFAULT_STATEMENT_TIMEOUT) < 0
+        ? config.socketTimeout()
+        : DEFAULT_STATEMENT_TIMEOUT;
   }
 
   /** A builder for a client of {@code schema} on {@code dataSource}. */

@@ -24,9 +24,11 @@ import io.taskq.postgres.internal.leader.LeaderConnectionSource;
 import io.taskq.postgres.internal.maintenance.Maintenance;
 import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
 import io.taskq.postgres.internal.migrate.Migrations;
+import io.taskq.postgres.internal.operations.PostgresOperations;
 import io.taskq.postgres.internal.sweep.MaintenanceSweeps;
 import io.taskq.postgres.internal.worker.Worker;
 import io.taskq.postgres.internal.worker.WorkerSettings;
+import io.taskq.postgres.operations.Operations;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -125,6 +127,7 @@ public final class TaskQ implements AutoCloseable {
   private final CronFaults cronFaults = new CronFaults();
   private @Nullable CronLoop cron;
   private @Nullable Schedules schedules;
+  private @Nullable Operations operations;
 
   private TaskQ(Builder builder, TaskQConfig config) {
     this.config = config;
@@ -271,6 +274,31 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
+   * The operations handle of this schema (A1-A4): search, counts, one job's full story, retry by
+   * hand and by filter, pause and resume ({@code docs/operations.md}). Usable before {@link
+   * #start()} and in a process that registers no actor, once the schema is migrated.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized Operations operations() {
+    Operations ops = operations;
+    if (ops == null) {
+      JobsClient client = jobs();
+      ops =
+          new PostgresOperations(
+              dataSource(),
+              config.schemaName(),
+              client::find,
+              progress(),
+              JobsClient.statementTimeout(config),
+              config.eventWriterBatchSize(),
+              config.eventWriterStatementTimeout());
+      operations = ops;
+    }
+    return ops;
+  }
+
+  /**
    * Where job progress is kept and read (M5): the store given to {@link Builder#progress}, else the
    * PostgreSQL store of this schema ({@link PostgresProgressStore}, subscriptions by polling).
    * Handlers report through {@link io.taskq.core.JobContext#reportProgress}; clients read a job's
@@ -412,6 +440,7 @@ public final class TaskQ implements AutoCloseable {
     reclaimEvents = null;
     cron = null;
     schedules = null;
+    operations = null;
     if (ticking != null) {
       ticking.close();
     }
@@ -450,6 +479,7 @@ public final class TaskQ implements AutoCloseable {
     reclaimEvents = null;
     cron = null;
     schedules = null;
+    operations = null;
     if (ticking != null) {
       ticking.close();
     }

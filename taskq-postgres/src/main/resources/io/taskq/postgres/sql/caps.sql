@@ -49,6 +49,10 @@ SELECT j.id, j.actor, j.queue, j.concurrency_key
    AND j.actor = ANY (?::text[])
    AND j.queue NOT IN (SELECT name FROM full_scope WHERE kind = 'queue')
    AND j.actor NOT IN (SELECT name FROM full_scope WHERE kind = 'actor')
+   -- A4: never a paused queue's or actor's job (as claim.sql).
+   AND j.queue NOT IN (SELECT name FROM {schema}.paused WHERE kind = 'queue')
+   AND j.actor NOT IN (SELECT name FROM {schema}.paused WHERE kind = 'actor')
+   AND NOT EXISTS (SELECT 1 FROM {schema}.paused WHERE kind = 'queue' AND name = '*')
    AND NOT EXISTS (
          SELECT 1
            FROM key_cap k

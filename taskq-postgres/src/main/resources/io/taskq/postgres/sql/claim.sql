@@ -14,6 +14,11 @@ WITH picked AS MATERIALIZED (
      AND run_at <= statement_timestamp()
      AND queue = ANY (?::text[])
      AND actor = ANY (?::text[])
+     -- A4: never a paused queue's or actor's job, whatever the worker's view of the pauses
+     -- (V007's paused table, read by this statement's snapshot; hashed, once per statement).
+     AND queue NOT IN (SELECT name FROM {schema}.paused WHERE kind = 'queue')
+     AND actor NOT IN (SELECT name FROM {schema}.paused WHERE kind = 'actor')
+     AND NOT EXISTS (SELECT 1 FROM {schema}.paused WHERE kind = 'queue' AND name = '*')
    ORDER BY priority, run_at, id
    LIMIT ?
      FOR UPDATE SKIP LOCKED

@@ -5,6 +5,7 @@ import io.taskq.postgres.internal.SqlErrors;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,6 +19,9 @@ import org.slf4j.LoggerFactory;
  * saturated executor does not turn into a claim-and-release spin. It ends when the gate is stopped,
  * after launching whatever the claim in progress returned, so no claimed job is ever dropped on the
  * floor.
+ *
+ * <p>Paused queues and actors (A4, {@link PausedTargets}) are left out of the bound arrays of each
+ * claim; when nothing this worker serves is left, it claims nothing until the next poll or wake.
  */
 public final class Dispatcher implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
@@ -27,6 +31,7 @@ public final class Dispatcher implements Runnable {
   private final JobLauncher launcher;
   private final List<String> queues;
   private final List<String> actors;
+  private final @Nullable PausedTargets paused;
   private final Backoff backoff = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(5));
   private final Backoff refusals = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(5));
 
@@ -36,7 +41,19 @@ public final class Dispatcher implements Runnable {
       JobLauncher launcher,
       List<String> queues,
       List<String> actors) {
+    this(gate, claimer, launcher, queues, actors, null);
+  }
+
+  /** A dispatcher that leaves the queues and actors {@code paused} names out of its claims (A4). */
+  public Dispatcher(
+      ClaimGate gate,
+      JobClaimer claimer,
+      JobLauncher launcher,
+      List<String> queues,
+      List<String> actors,
+      @Nullable PausedTargets paused) {
     this.gate = gate;
+    this.paused = paused;
     this.claimer = claimer;
     this.launcher = launcher;
     this.queues = List.copyOf(queues);
@@ -61,10 +78,17 @@ public final class Dispatcher implements Runnable {
     if (slots == 0) {
       return false;
     }
+    List<String> claimQueues = paused == null ? queues : paused.unpausedQueues(queues);
+    List<String> claimActors = paused == null ? actors : paused.unpausedActors(actors);
+    if (claimQueues.isEmpty() || claimActors.isEmpty()) {
+      // A4: everything this worker serves is paused: no claim until a poll or a wake-up.
+      gate.claimed(slots, 0);
+      return true;
+    }
     List<ClaimedJob> jobs;
     try {
       long started = System.nanoTime();
-      jobs = claimer.claim(queues, actors, slots);
+      jobs = claimer.claim(claimQueues, claimActors, slots);
       gate.noteClaimRoundTrip(System.nanoTime() - started);
     } catch (SQLException | RuntimeException e) {
       gate.claimFailed(slots);

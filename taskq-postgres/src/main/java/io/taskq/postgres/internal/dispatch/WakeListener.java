@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * and this worker's own channel, and turns notifications into signals.
  *
  * <p>Notifications only speed things up. A burst of them collapses into one signal (the gate's flag
- * is idempotent), their payloads are ignored, and the dispatcher polls anyway. When the connection
- * fails the listener closes it, waits (backoff 100 ms to 5 s) and opens a new one; after every
- * (re)connect it signals once, because notifications sent while it was away are lost.
+ * is idempotent), their payloads are ignored (but for the pause marker, A4), and the dispatcher
+ * polls anyway. When the connection fails the listener closes it, waits (backoff 100 ms to 5 s) and
+ * opens a new one; after every (re)connect it signals once, because notifications sent while it was
+ * away are lost.
  *
  * <p>The connection waits in {@code getNotifications(timeout)}, which only reads the socket, so an
  * idle listener costs the server nothing. Every {@code probeInterval} it checks the connection is
@@ -38,6 +39,7 @@ public final class WakeListener implements Runnable {
   private final Channel workerChannel;
   private final Runnable onWake;
   private final Runnable onWorkerMessage;
+  private final Runnable onPauseChange;
   private final long probeNanos;
   private final FaultSeam seam;
   private final Backoff backoff = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5));
@@ -54,7 +56,25 @@ public final class WakeListener implements Runnable {
       Runnable onWorkerMessage,
       Duration probeInterval,
       FaultSeam seam) {
+    this(
+        source, wakeChannel, workerChannel, onWake, onWorkerMessage, () -> {}, probeInterval, seam);
+  }
+
+  /**
+   * A listener that also calls {@code onPauseChange} when a wake notification carries {@link
+   * PausedTargets#NOTIFY_PAYLOAD} (a pause or resume, A4), before it signals the wake-up.
+   */
+  public WakeListener(
+      ListenConnectionSource source,
+      Channel wakeChannel,
+      Channel workerChannel,
+      Runnable onWake,
+      Runnable onWorkerMessage,
+      Runnable onPauseChange,
+      Duration probeInterval,
+      FaultSeam seam) {
     this.source = source;
+    this.onPauseChange = onPauseChange;
     this.wakeChannel = wakeChannel;
     this.workerChannel = workerChannel;
     this.onWake = onWake;
@@ -98,6 +118,8 @@ public final class WakeListener implements Runnable {
       PGConnection pg = c.unwrap(PGConnection.class);
       connects.incrementAndGet();
       backoff.reset();
+      // Pauses notified while it was away are lost too.
+      onPauseChange.run();
       onWake.run();
       try {
         await(c, pg);
@@ -143,6 +165,9 @@ public final class WakeListener implements Runnable {
     for (PGNotification n : received) {
       if (wakeChannel.name().equals(n.getName())) {
         wake = true;
+        if (PausedTargets.NOTIFY_PAYLOAD.equals(n.getParameter())) {
+          onPauseChange.run();
+        }
         wakeNotifications.incrementAndGet();
       } else if (workerChannel.name().equals(n.getName())) {
         worker = true;

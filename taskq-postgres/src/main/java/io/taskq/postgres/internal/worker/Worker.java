@@ -16,6 +16,7 @@ import io.taskq.postgres.internal.dispatch.ClaimGate;
 import io.taskq.postgres.internal.dispatch.Dispatcher;
 import io.taskq.postgres.internal.dispatch.JobClaimer;
 import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
+import io.taskq.postgres.internal.dispatch.PausedTargets;
 import io.taskq.postgres.internal.dispatch.WakeListener;
 import io.taskq.postgres.internal.execution.HandlerLauncher;
 import io.taskq.postgres.internal.execution.InFlight;
@@ -197,6 +198,8 @@ public final class Worker implements AutoCloseable {
         caps.caps().hasKeyedCaps()
             ? new KeyedReservationDrain(dataSource, capsSql, reservations, id)
             : null;
+    PausedTargets paused =
+        new PausedTargets(dataSource, load("operations.sql"), settings.pollInterval().toNanos());
     this.dispatcher =
         new Dispatcher(
             gate,
@@ -211,7 +214,8 @@ public final class Worker implements AutoCloseable {
                 reservations),
             launcher,
             identity.queues(),
-            List.copyOf(actors.keySet()));
+            List.copyOf(actors.keySet()),
+            paused);
     this.listener =
         new WakeListener(
             listen,
@@ -219,6 +223,7 @@ public final class Worker implements AutoCloseable {
             channels.worker(id),
             gate::wake,
             heartbeat::tickSoon,
+            paused::changed,
             LISTEN_PROBE,
             faults.listen());
     this.scheduler =

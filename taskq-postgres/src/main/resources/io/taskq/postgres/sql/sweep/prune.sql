@@ -32,7 +32,7 @@ moved AS (
             j.retry_jitter, j.deadline_at, j.locked_by, j.lock_expires_at, j.lease_token,
             j.cancel_requested_at, j.unique_key, j.unique_until, j.result, j.result_expires_at,
             j.error_class, j.error_message, j.error_stack, j.batch_id, j.concurrency_key, j.created_at,
-            j.started_at, j.finished_at
+            j.started_at, j.finished_at, j.snoozes, j.attempt_timeout_ms
 ),
 progress_gone AS (
   DELETE FROM {schema}.job_progress p USING moved WHERE p.job_id = moved.id
@@ -43,11 +43,11 @@ INSERT INTO {schema}.jobs_archive
    retry_jitter, deadline_at, locked_by, lock_expires_at, lease_token,
    cancel_requested_at, unique_key, unique_until, result, result_expires_at,
    error_class, error_message, error_stack, batch_id, concurrency_key, created_at,
-   started_at, finished_at, archived_at)
+   started_at, finished_at, snoozes, attempt_timeout_ms, archived_at)
 SELECT id, actor, queue, status, priority, payload, labels, run_at,
        attempt, max_attempts, retry_backoff, retry_base_ms, retry_cap_ms,
        retry_jitter, deadline_at, locked_by, lock_expires_at, lease_token,
        cancel_requested_at, unique_key, unique_until, result, result_expires_at,
        error_class, error_message, error_stack, batch_id, concurrency_key, created_at,
-       started_at, finished_at, clock_timestamp()
+       started_at, finished_at, snoozes, attempt_timeout_ms, clock_timestamp()
   FROM moved

@@ -1,0 +1,341 @@
+package io.taskq.postgres.internal.operations;
+
+import io.taskq.core.JobStatus;
+import io.taskq.core.SchemaName;
+import io.taskq.core.internal.NotifyChannels;
+import io.taskq.core.progress.Progress;
+import io.taskq.core.progress.ProgressStore;
+import io.taskq.postgres.JobInfo;
+import io.taskq.postgres.JobStoreException;
+import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.client.Transactions;
+import io.taskq.postgres.operations.ActorInfo;
+import io.taskq.postgres.operations.JobCounts;
+import io.taskq.postgres.operations.JobDetail;
+import io.taskq.postgres.operations.JobFilter;
+import io.taskq.postgres.operations.JobPage;
+import io.taskq.postgres.operations.JobSummary;
+import io.taskq.postgres.operations.Operations;
+import io.taskq.postgres.operations.Pause;
+import io.taskq.postgres.operations.PauseTarget;
+import io.taskq.postgres.operations.QueueInfo;
+import io.taskq.postgres.operations.RetryResult;
+import io.taskq.postgres.operations.RetryWhereListener;
+import io.taskq.postgres.operations.RetryWhereResult;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.LongFunction;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The operations API on PostgreSQL (A1-A4). Small statements run on a borrowed connection under the
+ * client's statement timeout; the bulk retry drains through {@link RetryWhereDrain}.
+ */
+public final class PostgresOperations implements Operations {
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresOperations.class);
+
+  private final DataSource dataSource;
+  private final SchemaName schema;
+  private final NamedStatements sql;
+  private final LongFunction<Optional<JobInfo>> finder;
+  private final ProgressStore progress;
+  private final int timeoutSeconds;
+  private final String wakeChannel;
+  private final RetryWhereDrain drain;
+  private final Inventory inventory;
+
+  /**
+   * @param finder looks a job up by id (the jobs client's {@code find})
+   * @param statementTimeout the bound of every small statement
+   * @param batchSize {@code TASKQ_EVENT_WRITER_BATCH_SIZE}
+   * @param batchTimeout {@code TASKQ_EVENT_WRITER_STATEMENT_TIMEOUT_MS}
+   */
+  public PostgresOperations(
+      DataSource dataSource,
+      SchemaName schema,
+      LongFunction<Optional<JobInfo>> finder,
+      ProgressStore progress,
+      Duration statementTimeout,
+      int batchSize,
+      Duration batchTimeout) {
+    this.dataSource = dataSource;
+    this.schema = schema;
+    this.sql = NamedStatements.load("io/taskq/postgres/sql/operations.sql", schema);
+    this.finder = finder;
+    this.progress = progress;
+    this.timeoutSeconds = (int) Math.max(1, (statementTimeout.toMillis() + 999) / 1000);
+    this.wakeChannel = NotifyChannels.of(schema).wake().name();
+    this.drain = new RetryWhereDrain(dataSource, schema, batchSize, batchTimeout);
+    this.inventory = new Inventory(this);
+  }
+
+  /** Test seam of the bulk retry: fails batches after their statement, as a deadlock would. */
+  public io.taskq.postgres.internal.FaultSeam retryWhereDeadlockSeam() {
+    return drain.deadlockSeam();
+  }
+
+  @Override
+  public JobPage search(JobFilter filter, int pageSize) {
+    return search(filter, pageSize, Long.MAX_VALUE);
+  }
+
+  @Override
+  public JobPage search(JobFilter filter, int pageSize, long cursor) {
+    Objects.requireNonNull(filter, "filter");
+    if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+      throw new IllegalArgumentException(
+          "pageSize must be in 1.." + MAX_PAGE_SIZE + ", was " + pageSize);
+    }
+    SearchQuery query = SearchQuery.of(sql, filter, cursor, pageSize + 1);
+    List<JobSummary> rows = read("search jobs", query::prepare, Rows::summary);
+    if (rows.size() <= pageSize) {
+      return new JobPage(rows, OptionalLong.empty());
+    }
+    List<JobSummary> page = rows.subList(0, pageSize);
+    return new JobPage(page, OptionalLong.of(page.get(pageSize - 1).id()));
+  }
+
+  /** The text of the search statement for {@code filter} (the plan test EXPLAINs it). */
+  public String searchSql(JobFilter filter) {
+    return SearchQuery.of(sql, filter, Long.MAX_VALUE, 51).sql();
+  }
+
+  @Override
+  public JobCounts counts() {
+    return counts(false);
+  }
+
+  @Override
+  public JobCounts counts(boolean includeArchive) {
+    CountsBuilder counts = new CountsBuilder();
+    countInto(counts, "jobs");
+    if (includeArchive) {
+      countInto(counts, "jobs_archive");
+    }
+    return counts.build(includeArchive);
+  }
+
+  private void countInto(CountsBuilder counts, String table) {
+    String statement = sql.get("counts").replace("{table}", table);
+    read(
+        "count jobs",
+        c -> c.prepareStatement(statement),
+        rs -> {
+          counts.add(
+              JobStatus.fromDb(rs.getString("status")),
+              rs.getString("queue"),
+              rs.getString("actor"),
+              rs.getLong("n"));
+          return Boolean.TRUE;
+        });
+  }
+
+  @Override
+  public Optional<JobDetail> detail(long id) {
+    Optional<JobInfo> job = finder.apply(id);
+    if (job.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new JobDetail(
+            job.get(),
+            read("read attempts of job " + id, byId("attempts", id), Rows::attempt),
+            read("read events of job " + id, byId("events", id), Rows::event),
+            latestProgress(id)));
+  }
+
+  private Optional<Progress> latestProgress(long id) {
+    try {
+      return progress.latest(id);
+    } catch (RuntimeException e) {
+      LOG.warn("progress of job {} is unavailable: {}", id, e.toString());
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public RetryResult retry(long id) {
+    return retry(id, null, null);
+  }
+
+  @Override
+  public RetryResult retry(long id, @Nullable Instant runAt, @Nullable String by) {
+    return new SingleRetry(this).retry(id, runAt, note(by));
+  }
+
+  @Override
+  public RetryWhereResult retryWhere(JobFilter filter) {
+    return retryWhere(filter, RetryWhereListener.NONE);
+  }
+
+  @Override
+  public RetryWhereResult retryWhere(JobFilter filter, RetryWhereListener listener) {
+    Objects.requireNonNull(filter, "filter");
+    Objects.requireNonNull(listener, "listener");
+    if (!filter.isEverything() && !filter.narrows()) {
+      throw new IllegalArgumentException(
+          "an empty retry filter would retry every failed, crashed and cancelled job in the"
+              + " schema; name at least one actor, queue, label, error class or time range, or"
+              + " start from JobFilter.everything() to mean all");
+    }
+    List<String> statuses = RetryCriteria.statusesOf(filter);
+    RetryCriteria criteria = start(filter, statuses);
+    return drain.run(sql.get("retry_where"), criteria, wakeChannel, listener);
+  }
+
+  private RetryCriteria start(JobFilter filter, List<String> statuses) {
+    List<RetryCriteria> start =
+        read(
+            "start a bulk retry",
+            c -> c.prepareStatement(sql.get("operation_start")),
+            rs ->
+                new RetryCriteria(
+                    rs.getLong("max_id"),
+                    Rows.required(rs, "started_at"),
+                    statuses,
+                    filter,
+                    "retry_where"));
+    return start.get(0);
+  }
+
+  @Override
+  public boolean pause(PauseTarget target, @Nullable String by, @Nullable String reason) {
+    Objects.requireNonNull(target, "target");
+    boolean changed =
+        changeOne(
+            "pause " + target,
+            sql.get("pause"),
+            target.kind().dbValue(),
+            target.name(),
+            by,
+            reason,
+            wakeChannel);
+    LOG.info(
+        "{} in {} {} by {}: {}",
+        target,
+        schema.quoted(),
+        changed ? "paused" : "was already paused",
+        by,
+        reason);
+    return changed;
+  }
+
+  @Override
+  public boolean resume(PauseTarget target) {
+    Objects.requireNonNull(target, "target");
+    boolean changed =
+        changeOne(
+            "resume " + target,
+            sql.get("resume"),
+            target.kind().dbValue(),
+            target.name(),
+            wakeChannel);
+    LOG.info("{} in {} {}", target, schema.quoted(), changed ? "resumed" : "was not paused");
+    return changed;
+  }
+
+  private boolean changeOne(String what, String statement, @Nullable String... binds) {
+    List<Long> changed =
+        read(
+            what,
+            c -> {
+              PreparedStatement ps = c.prepareStatement(statement);
+              for (int i = 0; i < binds.length; i++) {
+                ps.setString(i + 1, binds[i]);
+              }
+              return ps;
+            },
+            rs -> rs.getLong("changed"));
+    return changed.get(0) > 0;
+  }
+
+  @Override
+  public List<Pause> paused() {
+    return read(
+        "read the paused queues and actors",
+        c -> c.prepareStatement(sql.get("paused")),
+        Rows::pause);
+  }
+
+  @Override
+  public List<QueueInfo> queues() {
+    return inventory.queues();
+  }
+
+  @Override
+  public List<ActorInfo> actors() {
+    return inventory.actors();
+  }
+
+  /** Who asked, for the event's note. */
+  private static String note(@Nullable String by) {
+    return by == null || by.isBlank() ? "retried by hand" : "retried by " + by.strip();
+  }
+
+  NamedStatements statements() {
+    return sql;
+  }
+
+  String wakeChannel() {
+    return wakeChannel;
+  }
+
+  SchemaName schema() {
+    return schema;
+  }
+
+  private Prepare byId(String name, long id) {
+    return c -> {
+      PreparedStatement ps = c.prepareStatement(sql.get(name));
+      ps.setLong(1, id);
+      return ps;
+    };
+  }
+
+  /** Prepares one statement with its binds. */
+  @FunctionalInterface
+  interface Prepare {
+    PreparedStatement on(Connection c) throws SQLException;
+  }
+
+  /** Maps one row. */
+  @FunctionalInterface
+  interface RowMapper<T> {
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  private <T> List<T> readOn(Connection c, Prepare prepare, RowMapper<T> mapper)
+      throws SQLException {
+    try (PreparedStatement ps = prepare.on(c)) {
+      ps.setQueryTimeout(timeoutSeconds);
+      List<T> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(mapper.map(rs));
+        }
+      }
+      return out;
+    }
+  }
+
+  /** Runs one read (or one single-statement write) and maps every row. */
+  <T> List<T> read(String what, Prepare prepare, RowMapper<T> mapper) {
+    try (Connection c = dataSource.getConnection()) {
+      return Transactions.owned(c, false, conn -> readOn(conn, prepare, mapper));
+    } catch (SQLException e) {
+      throw new JobStoreException("cannot " + what + " in " + schema.quoted(), e);
+    }
+  }
+}

@@ -1,0 +1,163 @@
+package io.taskq.postgres.internal.operations;
+
+import io.taskq.core.JobStatus;
+import io.taskq.postgres.internal.JsonWriter;
+import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.operations.JobFilter;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One job search as one statement (A1): a {@code search_arm} per status asked for (or one over
+ * every status), on the hot table and, when asked, the archive, joined by {@code UNION ALL} and cut
+ * to the page. Each arm walks its index backwards from the cursor and stops at the page size, so a
+ * page costs about the page, whatever the table's size. Only the criteria the filter sets are in
+ * the text; every value is a bind.
+ */
+final class SearchQuery {
+  private final String sql;
+  private final List<Object> binds;
+
+  private SearchQuery(String sql, List<Object> binds) {
+    this.sql = sql;
+    this.binds = binds;
+  }
+
+  /** The statement for one page of {@code filter} below {@code cursor}, {@code limit} rows. */
+  static SearchQuery of(NamedStatements statements, JobFilter filter, long cursor, int limit) {
+    List<Object> binds = new ArrayList<>();
+    List<String> arms = new ArrayList<>();
+    addArms(statements, filter, "jobs", false, filter.statuses(), cursor, limit, arms, binds);
+    if (filter.includeArchived()) {
+      Set<JobStatus> archived = filter.statuses();
+      if (!archived.isEmpty()) {
+        archived = Set.copyOf(archived.stream().filter(JobStatus::isTerminal).toList());
+      }
+      if (filter.statuses().isEmpty() || !archived.isEmpty()) {
+        addArms(statements, filter, "jobs_archive", true, archived, cursor, limit, arms, binds);
+      }
+    }
+    String union =
+        arms.size() == 1
+            ? arms.get(0)
+            : "SELECT * FROM ("
+                + String.join("\nUNION ALL\n", arms)
+                + ") a ORDER BY id DESC LIMIT ?";
+    if (arms.size() > 1) {
+      binds.add(limit);
+    }
+    return new SearchQuery(union, binds);
+  }
+
+  private static void addArms(
+      NamedStatements statements,
+      JobFilter filter,
+      String table,
+      boolean archived,
+      Set<JobStatus> statuses,
+      long cursor,
+      int limit,
+      List<String> arms,
+      List<Object> binds) {
+    String template =
+        statements
+            .get("search_arm")
+            .replace("{table}", table)
+            .replace("{archived}", archived ? "true" : "false");
+    List<Object> filterBinds = new ArrayList<>();
+    String filters = filters(statements, filter, filterBinds);
+    String arm = template.replace("{filters}", filters);
+    if (statuses.isEmpty()) {
+      arms.add(arm.replace("{status}", ""));
+      addArmBinds(binds, null, cursor, filterBinds, limit);
+      return;
+    }
+    for (JobStatus status : statuses) {
+      arms.add(arm.replace("{status}", "j.status = ? AND"));
+      addArmBinds(binds, status.dbValue(), cursor, filterBinds, limit);
+    }
+  }
+
+  private static void addArmBinds(
+      List<Object> binds, @Nullable String status, long cursor, List<Object> filters, int limit) {
+    if (status != null) {
+      binds.add(status);
+    }
+    binds.add(cursor);
+    binds.addAll(filters);
+    binds.add(limit);
+  }
+
+  private static String filters(NamedStatements s, JobFilter f, List<Object> binds) {
+    StringBuilder out = new StringBuilder();
+    addArray(out, s, "search_filter_actors", f.actors(), binds);
+    addArray(out, s, "search_filter_queues", f.queues(), binds);
+    if (!f.labels().isEmpty()) {
+      out.append('\n').append(s.get("search_filter_labels"));
+      binds.add(JsonWriter.object(f.labels()));
+    }
+    addArray(out, s, "search_filter_error_classes", f.errorClasses(), binds);
+    addTime(out, s, "search_filter_created_from", f.createdFrom(), binds);
+    addTime(out, s, "search_filter_created_to", f.createdTo(), binds);
+    addTime(out, s, "search_filter_finished_from", f.finishedFrom(), binds);
+    addTime(out, s, "search_filter_finished_to", f.finishedTo(), binds);
+    return out.toString();
+  }
+
+  private static void addArray(
+      StringBuilder out, NamedStatements s, String name, List<String> values, List<Object> binds) {
+    if (!values.isEmpty()) {
+      out.append('\n').append(s.get(name));
+      binds.add(values.toArray(new String[0]));
+    }
+  }
+
+  private static void addTime(
+      StringBuilder out,
+      NamedStatements s,
+      String name,
+      @Nullable Instant value,
+      List<Object> binds) {
+    if (value != null) {
+      out.append('\n').append(s.get(name));
+      binds.add(OffsetDateTime.ofInstant(value, ZoneOffset.UTC));
+    }
+  }
+
+  /** The statement's text. */
+  String sql() {
+    return sql;
+  }
+
+  /** Prepares the statement on {@code c} with every value bound. */
+  PreparedStatement prepare(Connection c) throws SQLException {
+    return prepare(c, "");
+  }
+
+  /** Prepares {@code prefix} + the statement (an EXPLAIN, say) with every value bound. */
+  PreparedStatement prepare(Connection c, String prefix) throws SQLException {
+    PreparedStatement ps = c.prepareStatement(prefix + sql);
+    try {
+      for (int i = 0; i < binds.size(); i++) {
+        Object value = binds.get(i);
+        if (value instanceof String[] array) {
+          ps.setArray(i + 1, c.createArrayOf("text", array));
+        } else {
+          ps.setObject(i + 1, value);
+        }
+      }
+      return ps;
+    } catch (SQLException | RuntimeException e) {
+      ps.close();
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,262 @@
+-- Operating the queue (A1-A4): search, detail, retry, retry_where, pause and resume.
+-- Used by io.taskq.postgres.internal.operations. {schema} is the validated, quoted schema (M3);
+-- every value is bound. The search_* entries are fragments SearchQuery joins into one statement
+-- ({table}, {archived} and {filters} are filled by it with fixed text, never with a value).
+
+-- name: search_arm
+-- A1: one arm of a search: the newest jobs below the cursor, in id order backwards. With a status
+-- the arm walks jobs_search_status_idx (status, id) (the archive's twin for jobs_archive); without
+-- one, the primary key. Either way the scan stops once the page is full.
+-- Binds: [status,] cursor id, the filters' binds, page size + 1.
+(SELECT j.id, j.actor, j.queue, j.status, j.priority, j.attempt, j.max_attempts, j.run_at,
+        j.created_at, j.started_at, j.finished_at, j.error_class, j.error_message,
+        ARRAY(SELECT key FROM jsonb_each_text(j.labels) ORDER BY key) AS label_keys,
+        ARRAY(SELECT value FROM jsonb_each_text(j.labels) ORDER BY key) AS label_values,
+        {archived} AS archived
+   FROM {schema}.{table} j
+  WHERE {status} j.id < ?{filters}
+  ORDER BY j.id DESC
+  LIMIT ?)
+
+-- name: search_filter_actors
+AND j.actor = ANY (?::text[])
+
+-- name: search_filter_queues
+AND j.queue = ANY (?::text[])
+
+-- name: search_filter_labels
+AND j.labels @> ?::jsonb
+
+-- name: search_filter_error_classes
+AND j.error_class = ANY (?::text[])
+
+-- name: search_filter_created_from
+AND j.created_at >= ?
+
+-- name: search_filter_created_to
+AND j.created_at < ?
+
+-- name: search_filter_finished_from
+AND j.finished_at >= ?
+
+-- name: search_filter_finished_to
+AND j.finished_at < ?
+
+-- name: counts
+-- A1: jobs per (status, queue, actor) by an index-only scan of jobs_search_counts_idx (or its
+-- archive twin): no read of the table's rows once the visibility map is current.
+SELECT status, queue, actor, count(*) AS n FROM {schema}.{table} GROUP BY status, queue, actor
+
+-- name: attempts
+-- A2: every finished attempt of one job, in order (job_attempts_job_idx).
+SELECT attempt, outcome, worker_id, error_class, error_message, error_stack, started_at,
+       finished_at
+  FROM {schema}.job_attempts
+ WHERE job_id = ?
+ ORDER BY attempt, id
+
+-- name: events
+-- A2: every lifecycle event of one job still within the event retention (job_events_job_idx).
+SELECT event_id, kind, attempt, disposition, error_class, error_message, note, occurred_at
+  FROM {schema}.job_events
+ WHERE job_id = ?
+ ORDER BY occurred_at, event_id
+
+-- name: progress
+-- A2: the job's latest progress report, if any (V006).
+SELECT fraction, message, detail, reported_at FROM {schema}.job_progress WHERE job_id = ?
+
+-- name: retry
+-- A3: one job, failed / crashed / cancelled -> pending now (or scheduled at the given time), in one
+-- statement with its event row (B6). The attempt counter is kept; when the job has no attempt
+-- left the bound grows by exactly one (max_attempts = max(max_attempts, attempt + 1)), so the next
+-- run is allowed and errors still line up with attempts. A deadline that has passed is dropped
+-- (S2 would fail the job again at once); a future one is kept. The result and the cancel request
+-- of the last run are cleared; its error stays until the next run writes its own. A job in a
+-- batch (L9) is not retried: its batch already counted it. B4: clock_timestamp() for writes.
+-- Binds: id, run at (NULL: now), note, wake channel.
+WITH params AS MATERIALIZED (
+  SELECT ?::bigint AS id, ?::timestamptz AS run_at, ?::text AS note, ?::text AS wake_channel
+),
+changed AS (
+  UPDATE {schema}.jobs j
+     SET status = CASE WHEN p.run_at > clock_timestamp() THEN 'scheduled' ELSE 'pending' END,
+         run_at = GREATEST(COALESCE(p.run_at, clock_timestamp()), clock_timestamp()),
+         max_attempts = GREATEST(j.max_attempts, j.attempt + 1),
+         deadline_at = CASE WHEN j.deadline_at <= clock_timestamp() THEN NULL
+                            ELSE j.deadline_at END,
+         cancel_requested_at = NULL,
+         finished_at = NULL,
+         result = NULL,
+         result_expires_at = NULL
+    FROM params p
+   WHERE j.id = p.id
+     AND j.status IN ('failed', 'crashed', 'cancelled')
+     AND j.batch_id IS NULL
+  RETURNING j.id, j.status, j.actor, j.queue, j.attempt, j.max_attempts, j.run_at
+),
+events AS (
+  INSERT INTO {schema}.job_events (job_id, kind, actor, queue, attempt, disposition, note,
+                                   occurred_at)
+  SELECT id, 'manually_retried', actor, queue, attempt, status, (SELECT note FROM params),
+         clock_timestamp()
+    FROM changed
+),
+woken AS (
+  SELECT count(pg_notify((SELECT wake_channel FROM params), queue)) AS sent
+    FROM changed
+   WHERE status = 'pending'
+)
+SELECT c.status, c.max_attempts, c.run_at FROM changed c CROSS JOIN woken
+
+-- name: retry_state
+-- A3: after a retry that changed nothing, why: the job's status and batch, in the hot table or
+-- the archive.
+SELECT status, batch_id IS NOT NULL AS in_batch, false AS archived FROM {schema}.jobs WHERE id = ?
+UNION ALL
+SELECT status, batch_id IS NOT NULL, true FROM {schema}.jobs_archive WHERE id = ?
+LIMIT 1
+
+-- name: operation_start
+-- F1: where a bulk operation starts: the highest job id (later jobs are not its business) and
+-- the database's clock (a job that finished after it, retried and failed again by this operation,
+-- say, is not matched twice).
+SELECT COALESCE((SELECT max(id) FROM {schema}.jobs), 0) AS max_id, statement_timestamp() AS started_at
+
+-- name: retry_where
+-- A3/F1/B1: ONE statement per committed batch of a bulk retry: a LIMIT-ed window, the locking
+-- re-check, the driving UPDATE (as retry above), one batched job_events INSERT and one wake NOTIFY
+-- per queue, in the batch's one transaction (B6). The window has one arm per retryable status,
+-- each with its status as a literal (jobs_search_status_idx); an arm the filter does not ask for is
+-- switched off by a one-time filter. Only jobs up to the starting id that finished before the
+-- operation started match, so a job this operation retried that fails again is not retried twice.
+-- Binds: batch size, max id, started at, statuses text[], actors text[] (NULL: any), queues
+-- text[] (NULL: any), labels jsonb (NULL: any), error classes text[] (NULL: any), created from,
+-- created to, finished from, finished to (NULL: open), note, wake channel.
+WITH params AS MATERIALIZED (
+  SELECT ?::integer AS batch_size, ?::bigint AS max_id, ?::timestamptz AS started_at,
+         ?::text[] AS statuses, ?::text[] AS actors, ?::text[] AS queues, ?::jsonb AS labels,
+         ?::text[] AS error_classes, ?::timestamptz AS created_from, ?::timestamptz AS created_to,
+         ?::timestamptz AS finished_from, ?::timestamptz AS finished_to, ?::text AS note,
+         ?::text AS wake_channel
+),
+win AS MATERIALIZED (
+  SELECT a.id
+    FROM (
+      (SELECT j.id FROM {schema}.jobs j CROSS JOIN params p
+        WHERE (SELECT 'failed' = ANY (statuses) FROM params)
+          AND j.status = 'failed' AND j.id <= p.max_id AND j.finished_at < p.started_at
+          AND j.batch_id IS NULL
+          AND (p.actors IS NULL OR j.actor = ANY (p.actors))
+          AND (p.queues IS NULL OR j.queue = ANY (p.queues))
+          AND (p.labels IS NULL OR j.labels @> p.labels)
+          AND (p.error_classes IS NULL OR j.error_class = ANY (p.error_classes))
+          AND (p.created_from IS NULL OR j.created_at >= p.created_from)
+          AND (p.created_to IS NULL OR j.created_at < p.created_to)
+          AND (p.finished_from IS NULL OR j.finished_at >= p.finished_from)
+          AND (p.finished_to IS NULL OR j.finished_at < p.finished_to)
+        LIMIT (SELECT batch_size FROM params))
+      UNION ALL
+      (SELECT j.id FROM {schema}.jobs j CROSS JOIN params p
+        WHERE (SELECT 'crashed' = ANY (statuses) FROM params)
+          AND j.status = 'crashed' AND j.id <= p.max_id AND j.finished_at < p.started_at
+          AND j.batch_id IS NULL
+          AND (p.actors IS NULL OR j.actor = ANY (p.actors))
+          AND (p.queues IS NULL OR j.queue = ANY (p.queues))
+          AND (p.labels IS NULL OR j.labels @> p.labels)
+          AND (p.error_classes IS NULL OR j.error_class = ANY (p.error_classes))
+          AND (p.created_from IS NULL OR j.created_at >= p.created_from)
+          AND (p.created_to IS NULL OR j.created_at < p.created_to)
+          AND (p.finished_from IS NULL OR j.finished_at >= p.finished_from)
+          AND (p.finished_to IS NULL OR j.finished_at < p.finished_to)
+        LIMIT (SELECT batch_size FROM params))
+      UNION ALL
+      (SELECT j.id FROM {schema}.jobs j CROSS JOIN params p
+        WHERE (SELECT 'cancelled' = ANY (statuses) FROM params)
+          AND j.status = 'cancelled' AND j.id <= p.max_id AND j.finished_at < p.started_at
+          AND j.batch_id IS NULL
+          AND (p.actors IS NULL OR j.actor = ANY (p.actors))
+          AND (p.queues IS NULL OR j.queue = ANY (p.queues))
+          AND (p.labels IS NULL OR j.labels @> p.labels)
+          AND (p.error_classes IS NULL OR j.error_class = ANY (p.error_classes))
+          AND (p.created_from IS NULL OR j.created_at >= p.created_from)
+          AND (p.created_to IS NULL OR j.created_at < p.created_to)
+          AND (p.finished_from IS NULL OR j.finished_at >= p.finished_from)
+          AND (p.finished_to IS NULL OR j.finished_at < p.finished_to)
+        LIMIT (SELECT batch_size FROM params))
+    ) a
+   LIMIT (SELECT batch_size FROM params)
+),
+-- F1: locked in id order (the order every multi-row writer locks in) and re-checked on the newest
+-- row version: a job retried meanwhile (by hand, say) drops out here.
+locked AS MATERIALIZED (
+  SELECT j.id
+    FROM {schema}.jobs j CROSS JOIN params p
+   WHERE j.id IN (SELECT id FROM win)
+     AND j.status = ANY (p.statuses)
+     AND j.finished_at < p.started_at
+   ORDER BY j.id
+     FOR UPDATE OF j
+),
+changed AS (
+  UPDATE {schema}.jobs j
+     SET status = 'pending',
+         run_at = clock_timestamp(),
+         max_attempts = GREATEST(j.max_attempts, j.attempt + 1),
+         deadline_at = CASE WHEN j.deadline_at <= clock_timestamp() THEN NULL
+                            ELSE j.deadline_at END,
+         cancel_requested_at = NULL,
+         finished_at = NULL,
+         result = NULL,
+         result_expires_at = NULL
+    FROM locked l
+   WHERE j.id = l.id
+  RETURNING j.id, j.actor, j.queue, j.attempt
+),
+stamp AS MATERIALIZED (
+  SELECT clock_timestamp() AS at
+),
+events AS (
+  INSERT INTO {schema}.job_events (job_id, kind, actor, queue, attempt, disposition, note,
+                                   occurred_at)
+  SELECT c.id, 'manually_retried', c.actor, c.queue, c.attempt, 'pending',
+         (SELECT note FROM params),
+         s.at + (row_number() OVER (ORDER BY c.id) - 1) * interval '1 microsecond'
+    FROM changed c
+   CROSS JOIN stamp s
+   ORDER BY c.id
+),
+woken AS (
+  SELECT count(pg_notify((SELECT wake_channel FROM params), q.queue)) AS sent
+    FROM (SELECT DISTINCT queue FROM changed) q
+)
+SELECT (SELECT count(*) FROM win) AS window_rows, count(*) AS retried,
+       (SELECT sent FROM woken) AS woken
+  FROM changed c
+
+-- name: pause
+-- A4: stores the pause (the first one's time and author are kept) and tells every worker at
+-- once on the wake channel (payload 'taskq:paused'); workers also re-read the table on each poll.
+-- Binds: kind, name, by, reason, wake channel.
+WITH stored AS (
+  INSERT INTO {schema}.paused (kind, name, paused_by, reason)
+  VALUES (?, ?, ?, ?)
+  ON CONFLICT (kind, name) DO NOTHING
+  RETURNING 1
+)
+SELECT (SELECT count(*) FROM stored) AS changed, pg_notify(?::text, 'taskq:paused')
+
+-- name: resume
+-- A4: removes the pause and tells every worker at once. Binds: kind, name, wake channel.
+WITH removed AS (
+  DELETE FROM {schema}.paused WHERE kind = ? AND name = ? RETURNING 1
+)
+SELECT (SELECT count(*) FROM removed) AS changed, pg_notify(?::text, 'taskq:paused')
+
+-- name: paused
+-- A4: every stored pause (a handful of rows).
+SELECT kind, name, paused_at, paused_by, reason FROM {schema}.paused ORDER BY kind, name
+
+-- name: registered_actors
+-- A4/A8: the registered actors and their queues (actor_config).
+SELECT actor, queue, enabled FROM {schema}.actor_config ORDER BY actor
