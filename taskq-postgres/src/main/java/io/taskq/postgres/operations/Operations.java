@@ -2,6 +2,7 @@ package io.taskq.postgres.operations;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -109,4 +110,10 @@ public interface Operations {
 
   /** Every registered actor and every actor with jobs, with its counts (A8). */
   List<ActorInfo> actors();
+
+  /** The session leading the schema's maintenance now (M1), or empty when none holds the lock. */
+  Optional<LeaderInfo> leader();
+
+  /** Jobs per queue that ended failed or crashed at or after {@code since} (A8). */
+  Map<String, Long> failuresSince(Instant since);
 }

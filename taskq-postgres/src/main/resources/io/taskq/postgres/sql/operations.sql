@@ -260,3 +260,25 @@ SELECT kind, name, paused_at, paused_by, reason FROM {schema}.paused ORDER BY ki
 -- name: registered_actors
 -- A4/A8: the registered actors and their queues (actor_config).
 SELECT actor, queue, enabled FROM {schema}.actor_config ORDER BY actor
+
+-- name: leader
+-- A8: the session holding the schema's maintenance-leader lock (taskq:leader:{schema}, M1), from
+-- pg_locks: a bigint advisory key is split into classid (high 32 bits) and objid (low 32 bits),
+-- objsubid 1. Binds: the lock key, twice.
+SELECT a.pid, a.application_name, host(a.client_addr) AS client_addr, a.backend_start
+  FROM pg_catalog.pg_locks l
+  JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid
+ WHERE l.locktype = 'advisory'
+   AND l.granted
+   AND l.objsubid = 1
+   AND l.classid = ((?::bigint >> 32) & 4294967295)::oid
+   AND l.objid = (?::bigint & 4294967295)::oid
+ LIMIT 1
+
+-- name: failed_since
+-- A8: jobs that ended failed or crashed since a time, per queue (jobs_finished_idx). Binds: since.
+SELECT queue, count(*) AS n
+  FROM {schema}.jobs
+ WHERE status IN ('failed', 'crashed')
+   AND finished_at >= ?
+ GROUP BY queue

@@ -2,6 +2,7 @@ package io.taskq.postgres.internal.operations;
 
 import io.taskq.core.JobStatus;
 import io.taskq.core.SchemaName;
+import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.core.internal.NotifyChannels;
 import io.taskq.core.progress.Progress;
 import io.taskq.core.progress.ProgressStore;
@@ -15,6 +16,7 @@ import io.taskq.postgres.operations.JobDetail;
 import io.taskq.postgres.operations.JobFilter;
 import io.taskq.postgres.operations.JobPage;
 import io.taskq.postgres.operations.JobSummary;
+import io.taskq.postgres.operations.LeaderInfo;
 import io.taskq.postgres.operations.Operations;
 import io.taskq.postgres.operations.Pause;
 import io.taskq.postgres.operations.PauseTarget;
@@ -30,6 +32,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -277,6 +283,44 @@ public final class PostgresOperations implements Operations {
   @Override
   public List<ActorInfo> actors() {
     return inventory.actors();
+  }
+
+  @Override
+  public Optional<LeaderInfo> leader() {
+    long key = AdvisoryLockName.of(AdvisoryLockName.Purpose.MAINTENANCE_LEADER, schema).key();
+    return read(
+            "find the maintenance leader",
+            c -> {
+              PreparedStatement ps = c.prepareStatement(sql.get("leader"));
+              ps.setLong(1, key);
+              ps.setLong(2, key);
+              return ps;
+            },
+            rs ->
+                new LeaderInfo(
+                    rs.getInt("pid"),
+                    Objects.requireNonNullElse(rs.getString("application_name"), ""),
+                    rs.getString("client_addr"),
+                    Rows.instant(rs, "backend_start")))
+        .stream()
+        .findFirst();
+  }
+
+  @Override
+  public Map<String, Long> failuresSince(Instant since) {
+    Map<String, Long> out = new TreeMap<>();
+    read(
+        "count recent failures",
+        c -> {
+          PreparedStatement ps = c.prepareStatement(sql.get("failed_since"));
+          ps.setObject(1, OffsetDateTime.ofInstant(since, ZoneOffset.UTC));
+          return ps;
+        },
+        rs -> {
+          out.put(rs.getString("queue"), rs.getLong("n"));
+          return Boolean.TRUE;
+        });
+    return out;
   }
 
   /** Who asked, for the event's note. */
