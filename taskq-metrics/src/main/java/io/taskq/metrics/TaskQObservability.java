@@ -1,6 +1,7 @@
 package io.taskq.metrics;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.taskq.metrics.http.DatabaseCheck;
 import io.taskq.metrics.http.EndpointHandler;
 import io.taskq.metrics.http.HttpEndpoint;
 import io.taskq.metrics.http.LivenessHandler;
@@ -124,10 +125,7 @@ public final class TaskQObservability implements AutoCloseable {
         new FeedLagSampler(FEED_LAG_SAMPLER, () -> taskq.reclaimEvents().lag(), registry);
     ReadinessHandler ready =
         new ReadinessHandler(
-            taskq::health,
-            () -> state(taskq),
-            () -> taskq.checkDatabase(DATABASE_CHECK_TIMEOUT),
-            feedLag::last);
+            taskq::health, () -> state(taskq), databaseCheck(taskq), feedLag::last);
     Map<String, EndpointHandler> routes =
         Collections.unmodifiableMap(
             HttpEndpoint.standardRoutes(
@@ -159,6 +157,12 @@ public final class TaskQObservability implements AutoCloseable {
       throw e;
     }
     return new TaskQObservability(queues, feedLag, routes, sampling, samples, endpoint);
+  }
+
+  /** The check {@code /ready} runs: a ping bounded by its budget in wall-clock time (R1). */
+  private static DatabaseCheck databaseCheck(TaskQ taskq) {
+    DatabaseCheck ping = () -> taskq.checkDatabase(DATABASE_CHECK_TIMEOUT);
+    return ping.bounded(DATABASE_CHECK_TIMEOUT);
   }
 
   private static List<QueueReading> readings(TaskQ taskq) throws Exception {

@@ -11,6 +11,7 @@ import io.taskq.core.ratelimit.RateLimiter;
 import io.taskq.core.spi.JobListener;
 import io.taskq.core.spi.MaintenanceHealth;
 import io.taskq.core.spi.MaintenanceListener;
+import io.taskq.postgres.internal.CloseDeadline;
 import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.OwnedPool;
@@ -117,12 +118,20 @@ public final class TaskQ implements AutoCloseable {
   private final Map<String, RetryPolicy> actorPolicies = new ConcurrentHashMap<>();
 
   private @Nullable PostgresProgressStore ownedProgress;
-  private State state = State.NEW;
+  // Volatile, and read without the TaskQ lock by the probes (health, isLeader, isRunning,
+  // isClosed): start() and close() hold that lock while they talk to the database, and a probe
+  // must never wait on database I/O behind a lock (R1).
+  private volatile State state = State.NEW;
   private @Nullable HikariDataSource ownedPool;
   private @Nullable JobsClient jobs;
   private @Nullable ReclaimEventFeed reclaimEvents;
-  private @Nullable Worker worker;
-  private @Nullable Maintenance maintenance;
+  private volatile @Nullable Worker worker;
+  // What a close in progress may have to abort when the database does not answer (R1).
+  private volatile @Nullable Maintenance closingMaintenance;
+  private volatile @Nullable HikariDataSource closingPool;
+  private volatile @Nullable CronLoop closingCron;
+  private volatile @Nullable Worker closingWorker;
+  private volatile @Nullable Maintenance maintenance;
   private final PayloadFactories payloadFactories = new PayloadFactories();
   private final CronFaults cronFaults = new CronFaults();
   private @Nullable CronLoop cron;
@@ -420,9 +429,45 @@ public final class TaskQ implements AutoCloseable {
    * claiming, waits up to the shutdown grace for running handlers, hands the unfinished jobs back
    * to the queue, records every outcome, deregisters, and closes the pool TaskQ opened. Safe to
    * call more than once, and before {@link #start()}.
+   *
+   * <p>Bounded (R1): when the database does not answer, close gives up on it once it has taken the
+   * shutdown grace plus one dispatcher command timeout, aborting the leader's connection and the
+   * connections in use of the pool TaskQ opened (an application's own pool is left alone); the jobs
+   * it could not hand back are reclaimed when their leases expire.
    */
   @Override
   public synchronized void close() {
+    CloseDeadline deadline =
+        CloseDeadline.arm(
+            config.shutdownGrace().plus(config.dispatcherCommandTimeout()), this::abortInUse);
+    try {
+      closeGracefully();
+    } finally {
+      deadline.close();
+    }
+  }
+
+  /** The close deadline's expiry: cuts what is stuck on the wire (see {@link #close()}). */
+  private void abortInUse() {
+    CronLoop ticking = closingCron;
+    if (ticking != null) {
+      ticking.abort();
+    }
+    Maintenance maintaining = closingMaintenance;
+    if (maintaining != null) {
+      maintaining.abortConnections();
+    }
+    Worker running = closingWorker;
+    if (running != null) {
+      running.abortConnections();
+    }
+    HikariDataSource pool = closingPool;
+    if (pool != null) {
+      pool.close();
+    }
+  }
+
+  private void closeGracefully() {
     PostgresProgressStore progressStore = ownedProgress;
     ownedProgress = null;
     if (progressStore != null) {
@@ -432,6 +477,10 @@ public final class TaskQ implements AutoCloseable {
     Worker running = worker;
     HikariDataSource pool = ownedPool;
     CronLoop ticking = cron;
+    closingMaintenance = maintaining;
+    closingPool = pool;
+    closingCron = ticking;
+    closingWorker = running;
     state = State.CLOSED;
     maintenance = null;
     worker = null;
@@ -501,7 +550,7 @@ public final class TaskQ implements AutoCloseable {
    * MaintenanceHealth#NO_SWEEP_YET}. Degraded is for operators to read, not a reason to fail a
    * liveness probe.
    */
-  public synchronized MaintenanceHealth.Report health() {
+  public MaintenanceHealth.Report health() {
     Maintenance running = maintenance;
     if (running == null) {
       return new MaintenanceHealth(config.sweepInterval(), InstantSource.system()).report();
@@ -510,17 +559,20 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /** Whether {@link #start()} ran and {@link #close()} has not: the readiness probe's state. */
-  public synchronized boolean isRunning() {
+  public boolean isRunning() {
     return state == State.STARTED;
   }
 
   /** Whether {@link #close()} was called. */
-  public synchronized boolean isClosed() {
+  public boolean isClosed() {
     return state == State.CLOSED;
   }
 
-  /** Whether this process is the schema's maintenance leader now (as of its last check, O6). */
-  public synchronized boolean isLeader() {
+  /**
+   * Whether this process is the schema's maintenance leader now (as of its last check, O6). Never
+   * waits on the database: it reads what the leader loop last proved (R1).
+   */
+  public boolean isLeader() {
     Maintenance running = maintenance;
     return running != null && running.isLeader();
   }

@@ -15,4 +15,17 @@ public interface DatabaseCheck {
    * @throws Exception when it did not; the message is never shown in the reply
    */
   void ping() throws Exception;
+
+  /**
+   * This check with a wall-clock bound (R1): {@link #ping()} fails with a {@link
+   * java.util.concurrent.TimeoutException} once {@code budget} has passed, even when the database
+   * is frozen and the check itself would wait for minutes; while a stuck check is still running,
+   * the next ping fails at once.
+   *
+   * @param budget how long a ping may take
+   * @return the bounded check
+   */
+  default DatabaseCheck bounded(java.time.Duration budget) {
+    return new BoundedDatabaseCheck(this, budget);
+  }
 }

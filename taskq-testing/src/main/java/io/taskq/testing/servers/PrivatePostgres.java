@@ -206,6 +206,8 @@ public final class PrivatePostgres implements AutoCloseable {
    * be: the postmaster itself is stopped).
    */
   public void freeze() {
+    // The postmaster first, so it forks no backend after the list of its children is taken.
+    ServerProcess.signal("STOP", List.of(postmasterPid()));
     ServerProcess.signal("STOP", serverPids());
   }
 

@@ -143,6 +143,15 @@ public final class CronLoop implements AutoCloseable {
     lastFailure = key;
   }
 
+  /**
+   * Interrupts a tick stuck waiting for a connection (part of a bounded close on a database that
+   * does not answer, R1); the tick rolls back and every due schedule stays due.
+   */
+  public void abort() {
+    running = false;
+    thread.shutdownNow();
+  }
+
   /** Stops the loop, waiting (bounded) for a running tick to end. Idempotent. */
   @Override
   public void close() {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -47,6 +48,7 @@ public final class WakeListener implements Runnable {
   private final AtomicLong connects = new AtomicLong();
   private final CountDownLatch stopSignal = new CountDownLatch(1);
   private volatile boolean stopped;
+  private volatile @Nullable Connection current;
 
   public WakeListener(
       ListenConnectionSource source,
@@ -109,6 +111,7 @@ public final class WakeListener implements Runnable {
 
   private void listen() throws SQLException {
     try (Connection c = source.open()) {
+      current = c;
       seam.check();
       c.setAutoCommit(true);
       try (Statement s = c.createStatement()) {
@@ -187,6 +190,21 @@ public final class WakeListener implements Runnable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       stopped = true;
+    }
+  }
+
+  /**
+   * Cuts the listen connection under a loop stuck on a server that does not answer (part of a
+   * bounded close, R1): the loop sees the connection fail and, stopped, ends.
+   */
+  public void abort() {
+    Connection c = current;
+    if (c != null) {
+      try {
+        c.abort(Runnable::run);
+      } catch (SQLException | RuntimeException e) {
+        LOG.debug("aborting the listen connection failed: {}", e.toString());
+      }
     }
   }
 

@@ -10,6 +10,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +39,11 @@ import org.slf4j.LoggerFactory;
  * Every call is bounded: statements on the dedicated connection run under a query timeout, and the
  * connection has a socket timeout (D10). Failures never escape {@link #refresh()}: a follower that
  * cannot reach the database simply stays a follower and tries again on the next loop. Thread-safe
- * (the two maintenance loops share one elector; calls are serialised).
+ * (the two maintenance loops share one elector; calls that touch the database are serialised).
+ *
+ * <p>{@link #current()} never waits: probes and gauges call it, and a refresh may be stuck on a
+ * frozen server for up to the socket timeout (R1). {@link #close()} is bounded the same way: when a
+ * refresh still holds the elector after the check timeout, close aborts the connection under it.
  */
 public final class LeaderElector implements AutoCloseable {
   static final String STATEMENTS = "io/taskq/postgres/sql/leader.sql";
@@ -48,9 +56,11 @@ public final class LeaderElector implements AutoCloseable {
   private final Duration barrierTimeout;
   private final MaintenanceListener listener;
 
-  private @Nullable Connection connection;
-  private @Nullable Leadership term;
-  private boolean closed;
+  private final ReentrantLock io = new ReentrantLock();
+  private final Duration closeWait;
+  private volatile @Nullable Connection connection;
+  private volatile @Nullable Leadership term;
+  private volatile boolean closed;
 
   /**
    * @param lock the leader lock; normally {@code AdvisoryLockName.of(MAINTENANCE_LEADER, schema)}
@@ -73,6 +83,7 @@ public final class LeaderElector implements AutoCloseable {
         (int) Math.max(1, Math.min(Integer.MAX_VALUE, checkTimeout.toSeconds()));
     this.barrierTimeout = barrierTimeout;
     this.listener = listener;
+    this.closeWait = Duration.ofSeconds(checkTimeoutSeconds);
   }
 
   /**
@@ -80,22 +91,24 @@ public final class LeaderElector implements AutoCloseable {
    *
    * @return the current term, or empty when this process is not (or no longer) the leader
    */
-  public synchronized Optional<Leadership> refresh() {
-    if (closed) {
-      return Optional.empty();
-    }
-    Leadership current = term;
-    if (current != null) {
-      if (proveHeld()) {
-        return Optional.of(current);
+  public Optional<Leadership> refresh() {
+    io.lock();
+    try {
+      if (closed) {
+        return Optional.empty();
       }
-      return Optional.empty();
+      Leadership current = term;
+      if (current != null) {
+        return proveHeld() ? Optional.of(current) : Optional.empty();
+      }
+      return tryAcquire();
+    } finally {
+      io.unlock();
     }
-    return tryAcquire();
   }
 
-  /** The current term without touching the database; empty for a follower. */
-  public synchronized Optional<Leadership> current() {
+  /** The current term without touching the database or waiting; empty for a follower. */
+  public Optional<Leadership> current() {
     return Optional.ofNullable(term);
   }
 
@@ -105,8 +118,13 @@ public final class LeaderElector implements AutoCloseable {
    *
    * @return true when this process is still the proven leader
    */
-  public synchronized boolean reverify() {
-    return term != null && proveHeld();
+  public boolean reverify() {
+    io.lock();
+    try {
+      return term != null && proveHeld();
+    } finally {
+      io.unlock();
+    }
   }
 
   /** The lock this elector competes for. */
@@ -252,18 +270,71 @@ public final class LeaderElector implements AutoCloseable {
    * releases the session lock in any case. Later {@link #refresh()} calls return empty.
    */
   @Override
-  public synchronized void close() {
+  public void close() {
     closed = true;
-    Connection c = connection;
     boolean wasLeader = term != null;
     term = null;
-    if (c != null && wasLeader) {
-      unlock(c);
+    if (!lockWithin(closeWait)) {
+      // A refresh is stuck on the wire (a frozen server): cut the connection under it. The
+      // server releases the session lock when it notices; the refresh fails and returns.
+      abortConnection();
+      if (!lockWithin(closeWait)) {
+        LOG.warn("leader elector of {} closed without waiting for a stuck refresh", lock.name());
+        finishClose(wasLeader, false);
+        return;
+      }
+    }
+    try {
+      finishClose(wasLeader, true);
+    } finally {
+      io.unlock();
+    }
+  }
+
+  private void finishClose(boolean wasLeader, boolean mayUnlock) {
+    Connection c = connection;
+    if (c != null && wasLeader && mayUnlock) {
+      // The unlock is a courtesy (closing the session releases the lock too): on a server that
+      // does not answer it may not hold close() up for longer than the check timeout.
+      AtomicBoolean unlocked = new AtomicBoolean();
+      CompletableFuture.delayedExecutor(closeWait.toMillis(), TimeUnit.MILLISECONDS)
+          .execute(
+              () -> {
+                if (!unlocked.get()) {
+                  abortConnection();
+                }
+              });
+      try {
+        unlock(c);
+      } finally {
+        unlocked.set(true);
+      }
     }
     closeConnection();
     if (wasLeader) {
       LOG.info("gave up maintenance leadership ({})", lock.name());
       notifyLeader(false);
+    }
+  }
+
+  private boolean lockWithin(Duration wait) {
+    try {
+      return io.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Aborts the lock connection (closes its socket) under whatever call is stuck on it. */
+  public void abortConnection() {
+    Connection c = connection;
+    if (c != null) {
+      try {
+        c.abort(Runnable::run);
+      } catch (SQLException | RuntimeException e) {
+        LOG.debug("aborting the leader lock connection failed", e);
+      }
     }
   }
 

@@ -233,6 +233,15 @@ public final class Maintenance implements AutoCloseable {
     }
   }
 
+  /**
+   * Cuts the leader's connection under whatever is stuck on it (a frozen server): part of a bounded
+   * close (R1). The session lock goes with the session.
+   */
+  public void abortConnections() {
+    scheduler.shutdownNow();
+    elector.abortConnection();
+  }
+
   /** The readiness view of this process's sweeps (O7). */
   public MaintenanceHealth health() {
     return health;

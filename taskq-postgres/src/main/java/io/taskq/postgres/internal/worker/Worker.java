@@ -419,6 +419,14 @@ public final class Worker implements AutoCloseable {
     }
   }
 
+  /**
+   * Cuts the worker's own listen connection under a close stuck on a database that does not answer
+   * (R1); the pooled connections are the pool owner's to abort.
+   */
+  public void abortConnections() {
+    listener.abort();
+  }
+
   private void stopClaiming() throws InterruptedException {
     gate.stop();
     join(dispatchThread);
