@@ -26,6 +26,7 @@ import io.taskq.postgres.internal.maintenance.Maintenance;
 import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.internal.operations.PostgresOperations;
+import io.taskq.postgres.internal.startup.StartupChecks;
 import io.taskq.postgres.internal.sweep.MaintenanceSweeps;
 import io.taskq.postgres.internal.worker.Worker;
 import io.taskq.postgres.internal.worker.WorkerSettings;
@@ -185,7 +186,10 @@ public final class TaskQ implements AutoCloseable {
    * Brings the schema up to date (unless disabled), registers this process as a worker with its
    * actors, starts claiming, and starts campaigning for maintenance leadership (unless disabled).
    *
-   * @throws IllegalStateException when no actor is registered, or when started or closed already
+   * @throws IllegalStateException when no actor is registered, or when started or closed already;
+   *     when the database in {@code TASKQ_DATABASE_URL} does not answer (naming it)
+   * @throws io.taskq.core.TaskQConfigException when a start-up check refuses the settings: a pool
+   *     too small for TaskQ, or a setting whose module is absent ({@code docs/configuration.md})
    * @throws SchemaMigrationException when the schema cannot be brought to this version
    * @throws SQLException when the database refuses the worker's registration
    */
@@ -196,6 +200,7 @@ public final class TaskQ implements AutoCloseable {
     if (actors.isEmpty()) {
       throw new IllegalStateException("register at least one actor before start()");
     }
+    StartupChecks.run(config, givenDataSource, maintain);
     DataSource dataSource = dataSource();
     state = State.STARTED;
     if (migrate) {

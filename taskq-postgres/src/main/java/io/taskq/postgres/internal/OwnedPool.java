@@ -2,8 +2,10 @@ package io.taskq.postgres.internal;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
 import io.taskq.core.TaskQConfig;
 import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
+import io.taskq.postgres.internal.startup.UnreachableDatabase;
 import java.util.Properties;
 
 /**
@@ -19,6 +21,8 @@ public final class OwnedPool {
    * Opens the pool.
    *
    * @throws IllegalArgumentException when {@code TASKQ_DATABASE_URL} is not set
+   * @throws IllegalStateException naming {@code TASKQ_DATABASE_URL} when its database does not
+   *     answer or refuses the login (P3)
    */
   public static HikariDataSource open(TaskQConfig config) {
     String url = config.databaseUrl().orElseThrow(OwnedPool::noUrl);
@@ -29,7 +33,11 @@ public final class OwnedPool {
     hikari.setMinimumIdle(Math.min(2, config.databasePoolSize()));
     hikari.setKeepaliveTime(config.databaseKeepaliveTime().toMillis());
     hikari.setDataSourceProperties(driverProperties(config));
-    return new HikariDataSource(hikari);
+    try {
+      return new HikariDataSource(hikari);
+    } catch (HikariPool.PoolInitializationException e) {
+      throw UnreachableDatabase.of(url, e);
+    }
   }
 
   /** Where the wake listener connects: the direct URL when set, else the database URL. */

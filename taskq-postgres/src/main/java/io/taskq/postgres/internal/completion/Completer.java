@@ -62,6 +62,7 @@ public final class Completer implements Runnable {
   private final Backoff backoff = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(2));
   private final AtomicLong recorded = new AtomicLong();
   private final AtomicLong batches = new AtomicLong();
+  private final FailedForGoodLog failedForGood = new FailedForGoodLog();
   private boolean finishing;
   private long abandonAt;
 
@@ -134,6 +135,7 @@ public final class Completer implements Runnable {
       for (List<Completion> batch = take(); !batch.isEmpty(); batch = take()) {
         flush(batch);
       }
+      failedForGood.reportSuppressed();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       LOG.error("completer interrupted with {} outcomes unrecorded", queued());
@@ -212,8 +214,11 @@ public final class Completer implements Runnable {
       }
     }
     for (Completion c : batch) {
-      if (byId.remove(c.job().jobId()) == null) {
+      RecordedOutcome r = byId.remove(c.job().jobId());
+      if (r == null) {
         fenced.report("recording the outcome", c.job().jobId(), c.job().leaseToken());
+      } else if (r.isFailedForGood()) {
+        failedForGood.failedForGood(c);
       }
       inFlight.remove(c.job());
     }

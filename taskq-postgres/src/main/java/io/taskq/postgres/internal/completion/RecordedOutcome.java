@@ -10,4 +10,9 @@ public record RecordedOutcome(long jobId, String status, long retryInMillis) {
   public boolean isRetry() {
     return "pending".equals(status);
   }
+
+  /** The attempt failed and the job has none left (P4 logs it at WARN). */
+  public boolean isFailedForGood() {
+    return "failed".equals(status);
+  }
 }

@@ -186,11 +186,16 @@ public final class Maintenance implements AutoCloseable {
     ticks.add(
         scheduler.scheduleWithFixedDelay(
             () -> guarded(loop::secondTick), 0, tick, TimeUnit.MILLISECONDS));
+    // P4: one short line at INFO; the sweeps' full specs (hundreds of characters) at DEBUG.
     LOG.info(
-        "maintenance of schema {} started: sweeps {}, every {} (drain {} batches), 1 s loop every {}",
+        "maintenance of schema {} started: {} sweeps every {}",
+        schema.quoted(),
+        runners.size(),
+        settings.sweepInterval());
+    LOG.debug(
+        "maintenance of schema {}: sweeps {}, drain {} batches, 1 s loop every {}",
         schema.quoted(),
         runners.stream().map(r -> r.spec().toString()).toList(),
-        settings.sweepInterval(),
         settings.sweepDrainBatches(),
         settings.scheduledTick());
   }
