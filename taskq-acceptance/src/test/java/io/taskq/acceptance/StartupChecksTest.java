@@ -87,7 +87,7 @@ class StartupChecksTest {
       assertThatThrownBy(taskq::start)
           .isInstanceOf(TaskQConfigException.class)
           .hasMessageContaining("a pool of at most 2 connections and TaskQ holds 2 of them")
-          .hasMessageContaining("give the pool at least 7 connections (2 held + 5 for the loops)")
+          .hasMessageContaining("give the pool at least 8 connections (2 held + 6 for the loops)")
           .hasMessageContaining("TASKQ_DATABASE_DIRECT_URL");
       assertThat(((TaskQConfigException) catchStart(taskq)).problems())
           .singleElement()
@@ -125,10 +125,10 @@ class StartupChecksTest {
                 assertThat(e.getFormattedMessage())
                     .contains(
                         "the application's DataSource is a pool of at most 4 connections,",
-                        "below the 7 TaskQ can use at once",
+                        "below the 8 TaskQ can use at once",
                         "2 held for good",
-                        "5 for its claim, complete, heartbeat, maintenance sweeps, cron loops",
-                        "at least 7 plus what the application uses");
+                        "6 for its claim, complete, heartbeat, two maintenance, cron loops",
+                        "at least 8 plus what the application uses");
               });
     }
   }
@@ -146,8 +146,8 @@ class StartupChecksTest {
               e -> {
                 assertThat(e.getLevel()).isEqualTo(Level.WARN);
                 assertThat(e.getFormattedMessage())
-                    .startsWith("TASKQ_DATABASE_POOL_SIZE=3 is below the 5 TaskQ can use at once")
-                    .contains("Give it at least 5");
+                    .startsWith("TASKQ_DATABASE_POOL_SIZE=3 is below the 6 TaskQ can use at once")
+                    .contains("Give it at least 6");
               });
     }
   }
@@ -155,8 +155,8 @@ class StartupChecksTest {
   @Test
   void largeEnoughPools_passInSilence() throws Exception {
     TaskQConfig owned = settings().databaseUrl(services.jdbcUrl()).databasePoolSize(5).build();
-    try (HikariDataSource seven = pool(7);
-        TaskQ onApplicationPool = TaskQ.builder(seven).config(settings().build()).build();
+    try (HikariDataSource eight = pool(8);
+        TaskQ onApplicationPool = TaskQ.builder(eight).config(settings().build()).build();
         TaskQ onOwnPool = TaskQ.builder().config(owned).maintenance(false).build()) {
       onApplicationPool.register(noop());
       onOwnPool.register(noop());

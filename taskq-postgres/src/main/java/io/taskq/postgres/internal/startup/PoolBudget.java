@@ -46,10 +46,10 @@ final class PoolBudget {
     this.owned = owned;
     this.poolSize = poolSize;
     this.held = held;
-    this.loops = maintenance ? 5 : 3;
+    this.loops = maintenance ? 6 : 3;
     this.loopNames =
         maintenance
-            ? "claim, complete, heartbeat, maintenance sweeps, cron"
+            ? "claim, complete, heartbeat, two maintenance, cron"
             : "claim, complete, heartbeat";
   }
 
