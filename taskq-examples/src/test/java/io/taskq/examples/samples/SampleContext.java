@@ -1,0 +1,83 @@
+package io.taskq.examples.samples;
+
+import io.taskq.core.JobHandler;
+import io.taskq.core.PayloadCodec;
+import io.taskq.core.SchemaName;
+import io.taskq.core.TaskQConfig;
+import io.taskq.core.progress.Progress;
+import io.taskq.core.spi.MaintenanceListener;
+import io.taskq.postgres.FeedCursor;
+import io.taskq.postgres.JobsClient;
+import io.taskq.postgres.ReclaimEvent;
+import io.taskq.postgres.TaskQ;
+import io.taskq.redis.RedisConnector;
+import java.nio.file.Path;
+import java.util.List;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+
+/**
+ * What the samples in docs/*.md take as given: the application's objects they name without
+ * declaring (its DataSource, a mailer, a logger, ...). {@link DocSamplesTest} compiles each sample
+ * as the body of a method of a subclass, so a sample's own declarations shadow these. A sample's
+ * {@code ...} ("the rest of your code") stands for nothing ({@code { ... }}, a line of its own) or
+ * for {@link #any()} ({@code (...)}).
+ */
+@SuppressWarnings({"unused", "NullAway"})
+public abstract class SampleContext {
+  protected DataSource dataSource;
+  protected TaskQ taskq;
+  protected JobsClient jobs;
+  protected TaskQConfig config;
+  protected RedisConnector redis;
+  protected Logger log;
+  protected MaintenanceListener metricsBinding;
+  protected JobHandler<String> handler;
+  protected PayloadCodec<Order> orderCodec;
+  protected JobHandler<Order> syncHandler;
+  protected Mailer mailer;
+  protected Reports reports;
+  protected List<Customer> customers;
+  protected List<Path> files;
+  protected Screen ui;
+  protected Screen dashboard;
+  protected long jobId;
+  protected String customerId;
+  protected FeedCursor cursor;
+  protected SchemaName schema;
+  protected String token;
+
+  /**
+   * An argument a sample leaves out: {@code taskq.register(...)}. Samples are compiled, never run;
+   * the type parameter is what lets it stand for any argument.
+   */
+  @SuppressWarnings({"DoNotCallSuggester", "TypeParameterUnusedInFormals"})
+  protected static <T> T any() {
+    throw new UnsupportedOperationException("samples are compiled, not run");
+  }
+
+  protected void copy(Path file) {}
+
+  protected void handle(ReclaimEvent event) {}
+
+  protected void store(Object cursorOrToken) {}
+
+  /** Sends mail; returns nothing, as a real mailer would. */
+  public interface Mailer {
+    void send(String json);
+  }
+
+  /** Renders a report; returns nothing. */
+  public interface Reports {
+    void run(String json);
+  }
+
+  /** Shows progress somewhere. */
+  public interface Screen {
+    void update(Progress progress);
+  }
+
+  public record Customer(long id) {}
+
+  public record Order(String customerId) {}
+}
