@@ -37,6 +37,8 @@ class DocSamplesTest {
           "java.util.function.*",
           "java.nio.file.Path",
           "java.sql.Connection",
+          "java.net.InetSocketAddress",
+          "com.sun.net.httpserver.HttpServer",
           "javax.sql.DataSource",
           "io.micrometer.prometheusmetrics.*");
 
