@@ -78,8 +78,18 @@ class DashboardBrowserTest {
     await().atMost(PATIENCE).until(() -> !d.getCurrentUrl().endsWith("/login"));
   }
 
+  /** The text of the element {@code css} selects, read in one call (a live refresh may swap it). */
   private String text(String css) {
-    return chromium.driver().findElement(By.cssSelector(css)).getText();
+    Object text =
+        chromium
+            .driver()
+            .executeScript(
+                "var e = document.querySelector(arguments[0]); return e ? e.innerText : null;",
+                css);
+    if (text == null) {
+      throw new AssertionError("no element " + css + " on " + chromium.driver().getCurrentUrl());
+    }
+    return (String) text;
   }
 
   private long scheduledJob(String actor) {
@@ -95,9 +105,34 @@ class DashboardBrowserTest {
       throws Exception {
     ChromeDriver d = start(services, DashboardFixture.tokenSettings());
     fixture.taskq.schedules().put(Schedule.builder("nightly-report", "ok", "0 3 * * *").build());
+    List<Long> ran = new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      ran.add(fixture.taskq.jobs().enqueue(JobRequest.of("ok", "{}")));
+    }
+    ran.add(
+        fixture
+            .taskq
+            .jobs()
+            .enqueue(
+                JobRequest.builder("ok").payloadJson("{\"fail\": true}").maxAttempts(1).build()));
+    await()
+        .atMost(PATIENCE)
+        .untilAsserted(
+            () ->
+                assertThat(ran)
+                    .extracting(
+                        id -> {
+                          return fixture.taskq.jobs().find(id).orElseThrow().status();
+                        })
+                    .allMatch(JobStatus::isTerminal));
 
     signIn();
     assertThat(text("h1")).isEqualTo("Overview");
+    assertThat(d.findElements(By.cssSelector("#throughput rect.ok:not([height='0'])")))
+        .isNotEmpty();
+    assertThat(d.findElements(By.cssSelector("#throughput rect.fail:not([height='0'])")))
+        .isNotEmpty();
+    assertThat(text(".legend")).contains("3 succeeded").contains("1 failed");
     chromium.screenshot("overview");
     d.findElement(By.id("refresh")).click();
     d.findElement(By.cssSelector("#refresh option[value='2']")).click();

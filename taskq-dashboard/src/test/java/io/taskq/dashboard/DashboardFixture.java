@@ -54,9 +54,16 @@ final class DashboardFixture implements AutoCloseable {
     return DashboardSettings.builder().token(TOKEN).build();
   }
 
-  /** An actor that does nothing and succeeds. */
+  /** An actor that succeeds, unless its payload says {@code "fail": true}. */
   static Actor<String> ok(String name) {
-    return Actor.rawJson(name, (json, ctx) -> null);
+    return Actor.rawJson(
+        name,
+        (json, ctx) -> {
+          if (json.contains("\"fail\": true")) {
+            throw new IllegalStateException("told to fail: <b>not bold</b>");
+          }
+          return null;
+        });
   }
 
   /** The dashboard URI of {@code route} (which starts with {@code /}). */

@@ -19,9 +19,11 @@ import java.util.Map;
  */
 final class OverviewPage {
   private final Context ctx;
+  private final ThroughputChart chart;
 
-  OverviewPage(Context ctx) {
+  OverviewPage(Context ctx, ThroughputChart chart) {
     this.ctx = ctx;
+    this.chart = chart;
   }
 
   DashboardResponse get(Visit visit) {
@@ -35,6 +37,7 @@ final class OverviewPage {
     scope.put("hasReasons", !health.reasons().isEmpty());
     scope.put("sweeps", sweeps(health));
     scope.put("feed", feed());
+    scope.put("chart", chart.scope());
     List<ScheduleInfo> schedules = ctx.taskq().schedules().list();
     scope.put("scheduleCount", schedules.size());
     scope.put(

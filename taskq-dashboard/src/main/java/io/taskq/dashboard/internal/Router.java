@@ -45,7 +45,7 @@ public final class Router {
     this.ctx = new Context(taskq, settings, new Gate(settings), new Templates());
     this.signIn = new SignIn(ctx, sessions);
     this.actions = new Actions(ctx);
-    this.overview = new OverviewPage(ctx);
+    this.overview = new OverviewPage(ctx, new ThroughputChart(taskq, clock));
     this.jobs = new JobsPage(ctx);
     this.job = new JobPage(ctx);
     this.queues = new QueuesPage(ctx);
