@@ -266,4 +266,69 @@ class DashboardBrowserTest {
     List<WebElement> buttons = d.findElements(By.cssSelector("#schedules button"));
     assertThat(buttons).isEmpty();
   }
+
+  @Test
+  @Tag("W1")
+  @Tag("W2")
+  void aFailedJob_isFoundByFilter_retried_andSucceeds(TestServices services) throws Exception {
+    ChromeDriver d = start(services, DashboardFixture.tokenSettings());
+    DashboardFixture.FLAKY_FAILS.set(true);
+    long id =
+        fixture
+            .taskq
+            .jobs()
+            .enqueue(
+                JobRequest.builder("ok").payloadJson("{\"flaky\": true}").maxAttempts(1).build());
+    await()
+        .atMost(PATIENCE)
+        .until(() -> fixture.taskq.jobs().find(id).orElseThrow().status() == JobStatus.FAILED);
+
+    signIn();
+    open("/jobs");
+    d.findElement(By.cssSelector("#f-status option[value='failed']")).click();
+    d.findElement(By.id("f-actor")).sendKeys("ok");
+    d.findElement(By.id("f-search")).click();
+    await().atMost(PATIENCE).until(() -> d.getCurrentUrl().contains("status=failed"));
+    assertThat(d.getCurrentUrl()).contains("actor=ok");
+    chromium.screenshot("jobs-failed-filter");
+    d.findElement(By.linkText(Long.toString(id))).click();
+    assertThat(text("#job-status")).isEqualTo("failed");
+    assertThat(text("#job-attempts-table")).contains("upstream down <script>x()</script>");
+    chromium.screenshot("job-failed");
+
+    DashboardFixture.FLAKY_FAILS.set(false);
+    d.findElement(By.id("retry")).click();
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#flash")).contains("retried"));
+    await()
+        .atMost(PATIENCE)
+        .untilAsserted(() -> assertThat(text("#job-status")).isEqualTo("succeeded"));
+    assertThat(text("#job-events")).contains("manually_retried").contains("dashboard:token");
+    chromium.screenshot("job-retried-succeeded");
+  }
+
+  @Test
+  @Tag("W2")
+  void pausingAQueue_stopsItsClaims_untilItIsResumed(TestServices services) throws Exception {
+    ChromeDriver d = start(services, DashboardFixture.tokenSettings());
+    signIn();
+    open("/queues");
+    WebElement pause =
+        d.findElement(By.xpath("//tr[td/a[text()='default']]//button[text()='Pause']"));
+    pause.click();
+    d.switchTo().alert().accept();
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#flash")).contains("paused"));
+    chromium.screenshot("queues-paused");
+
+    long id = fixture.taskq.jobs().enqueue(JobRequest.of("ok", "{}"));
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> fixture.taskq.jobs().find(id).orElseThrow().status() == JobStatus.PENDING);
+
+    d.findElement(By.xpath("//tr[td/a[text()='default']]//button[text()='Resume']")).click();
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#flash")).contains("resumed"));
+    await()
+        .atMost(PATIENCE)
+        .until(() -> fixture.taskq.jobs().find(id).orElseThrow().status() == JobStatus.SUCCEEDED);
+  }
 }

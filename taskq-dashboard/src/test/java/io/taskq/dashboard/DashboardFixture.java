@@ -7,6 +7,7 @@ import io.taskq.testing.TestServices;
 import java.net.URI;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -14,6 +15,9 @@ import java.util.function.Consumer;
  */
 final class DashboardFixture implements AutoCloseable {
   static final String TOKEN = "correct-horse-battery-staple";
+
+  /** While set, the {@link #ok} actor fails jobs whose payload says {@code "flaky": true}. */
+  static final AtomicBoolean FLAKY_FAILS = new AtomicBoolean();
 
   final TaskQ taskq;
   final DashboardServer server;
@@ -61,6 +65,9 @@ final class DashboardFixture implements AutoCloseable {
         (json, ctx) -> {
           if (json.contains("\"fail\": true")) {
             throw new IllegalStateException("told to fail: <b>not bold</b>");
+          }
+          if (json.contains("\"flaky\": true") && FLAKY_FAILS.get()) {
+            throw new IllegalStateException("upstream down <script>x()</script>");
           }
           return null;
         });

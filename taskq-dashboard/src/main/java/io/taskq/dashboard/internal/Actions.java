@@ -3,6 +3,8 @@ package io.taskq.dashboard.internal;
 import io.taskq.dashboard.DashboardResponse;
 import io.taskq.dashboard.DashboardUser;
 import io.taskq.postgres.CancelResult;
+import io.taskq.postgres.operations.PauseTarget;
+import io.taskq.postgres.operations.RetryResult;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -28,6 +30,9 @@ final class Actions {
   Optional<DashboardResponse> run(Visit visit, String route) {
     return switch (route) {
       case "/jobs/cancel" -> Optional.of(cancel(visit));
+      case "/jobs/retry" -> Optional.of(retry(visit));
+      case "/queues/pause" -> Optional.of(pause(visit, true));
+      case "/queues/resume" -> Optional.of(pause(visit, false));
       case "/schedules/enable" -> Optional.of(schedule(visit, true));
       case "/schedules/disable" -> Optional.of(schedule(visit, false));
       default -> Optional.empty();
@@ -51,6 +56,51 @@ final class Actions {
     return done(visit, "/jobs/" + id.get(), message);
   }
 
+  private DashboardResponse retry(Visit visit) {
+    Optional<Long> id = visit.request().form("id").flatMap(Ids::parse);
+    if (id.isEmpty()) {
+      return Responses.plain(400, "refused: the form names no job id");
+    }
+    String by = "dashboard:" + user(visit).name();
+    RetryResult result = ctx.taskq().operations().retry(id.get(), null, by);
+    String message =
+        switch (result.outcome()) {
+          case RETRIED -> "Job " + id.get() + " retried.";
+          case NOT_FOUND -> "No job " + id.get() + ".";
+          case NOT_RETRYABLE ->
+              "Job " + id.get() + " is not failed, crashed or cancelled; not retried.";
+          case BATCH_MEMBER -> "Job " + id.get() + " belongs to a batch; not retried.";
+          case ARCHIVED -> "Job " + id.get() + " is archived; not retried.";
+        };
+    audit(visit, "retry", "job " + id.get(), result.outcome().name());
+    return done(visit, "/jobs/" + id.get(), message);
+  }
+
+  private DashboardResponse pause(Visit visit, boolean pause) {
+    Optional<String> name = visit.request().form("queue");
+    if (name.isEmpty()) {
+      return Responses.plain(400, "refused: the form names no queue");
+    }
+    PauseTarget target;
+    try {
+      target = PauseTarget.queue(name.get());
+    } catch (IllegalArgumentException e) {
+      return Responses.plain(400, "refused: " + e.getMessage());
+    }
+    String by = "dashboard:" + user(visit).name();
+    boolean changed =
+        pause
+            ? ctx.taskq()
+                .operations()
+                .pause(target, by, visit.request().form("reason").orElse(null))
+            : ctx.taskq().operations().resume(target);
+    String verb = pause ? "paused" : "resumed";
+    audit(visit, pause ? "pause" : "resume", "queue " + name.get(), changed ? verb : "unchanged");
+    String message =
+        "Queue " + name.get() + (changed ? " " + verb + "." : " was already " + verb + ".");
+    return done(visit, "/queues", message);
+  }
+
   private DashboardResponse schedule(Visit visit, boolean enable) {
     Optional<String> name = visit.request().form("name");
     if (name.isEmpty()) {
@@ -72,8 +122,12 @@ final class Actions {
     return Responses.redirect(ctx.link(route));
   }
 
+  private static DashboardUser user(Visit visit) {
+    return Objects.requireNonNull(visit.user(), "the gate lets only users act");
+  }
+
   private static void audit(Visit visit, String action, String target, String outcome) {
-    DashboardUser user = Objects.requireNonNull(visit.user(), "the gate lets only users act");
+    DashboardUser user = user(visit);
     AUDIT.info(
         "TaskQ dashboard action: user={} action={} target={} outcome={}",
         user.name(),

@@ -1,13 +1,19 @@
 package io.taskq.dashboard.internal;
 
 import io.taskq.core.JobStatus;
+import io.taskq.core.progress.Progress;
 import io.taskq.dashboard.DashboardResponse;
 import io.taskq.postgres.JobInfo;
+import io.taskq.postgres.operations.AttemptRecord;
+import io.taskq.postgres.operations.EventRecord;
+import io.taskq.postgres.operations.JobDetail;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,6 +22,9 @@ import org.jspecify.annotations.Nullable;
  * template escapes: payloads, labels and errors are hostile input (W5).
  */
 final class JobPage {
+  private static final Set<JobStatus> RETRYABLE =
+      EnumSet.of(JobStatus.FAILED, JobStatus.CRASHED, JobStatus.CANCELLED);
+
   private final Context ctx;
 
   JobPage(Context ctx) {
@@ -23,11 +32,11 @@ final class JobPage {
   }
 
   DashboardResponse get(Visit visit, long id) {
-    Optional<JobInfo> found = ctx.taskq().jobs().find(id);
+    Optional<JobDetail> found = ctx.taskq().operations().detail(id);
     if (found.isEmpty()) {
       return ctx.notice(visit, 404, "Job " + id, "No job " + id + " in this schema.");
     }
-    JobInfo job = found.get();
+    JobInfo job = found.get().job();
     Map<String, Object> scope = ctx.scope(visit, "jobs", "Job " + id);
     scope.put("job", fields(job));
     scope.put("payload", PrettyJson.indent(job.payloadJson()));
@@ -40,7 +49,59 @@ final class JobPage {
       scope.put("result", PrettyJson.indent(result));
     }
     scope.put("canCancel", !job.status().isTerminal() && !job.archived());
+    scope.put("canRetry", RETRYABLE.contains(job.status()) && !job.archived());
+    scope.put("attempts", attempts(found.get().attempts()));
+    scope.put("events", events(found.get().events()));
+    found.get().progress().ifPresent(p -> scope.put("progress", progress(p)));
     return ctx.page("job", scope);
+  }
+
+  private static List<Map<String, Object>> attempts(List<AttemptRecord> attempts) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (AttemptRecord a : attempts) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("attempt", a.attempt());
+      r.put("outcome", a.outcome());
+      r.put("worker", a.workerId() == null ? "" : a.workerId());
+      r.put("startedAt", Format.instant(a.startedAt()));
+      r.put("finishedAt", Format.instant(a.finishedAt()));
+      r.put("error", a.errorClass() == null ? "" : a.errorClass());
+      r.put("message", a.errorMessage() == null ? "" : a.errorMessage());
+      put(r, "stack", a.errorStack());
+      out.add(r);
+    }
+    return out;
+  }
+
+  private static List<Map<String, Object>> events(List<EventRecord> events) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (EventRecord e : events) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("at", Format.instant(e.occurredAt()));
+      r.put("kind", e.kind());
+      r.put("attempt", e.attempt());
+      StringBuilder detail = new StringBuilder();
+      append(detail, e.disposition());
+      append(detail, e.errorClass());
+      append(detail, e.errorMessage());
+      append(detail, e.note());
+      r.put("detail", detail.toString());
+      out.add(r);
+    }
+    return out;
+  }
+
+  private static Map<String, Object> progress(Progress p) {
+    return Map.of(
+        "percent", (int) Math.round(p.fraction() * 100),
+        "message", p.message(),
+        "at", Format.instant(p.reportedAt()));
+  }
+
+  private static void append(StringBuilder out, @Nullable String part) {
+    if (part != null && !part.isEmpty()) {
+      out.append(out.length() == 0 ? "" : " · ").append(part);
+    }
   }
 
   private static Map<String, Object> fields(JobInfo job) {

@@ -1,11 +1,23 @@
 package io.taskq.dashboard.internal;
 
 import io.taskq.dashboard.DashboardResponse;
+import io.taskq.postgres.operations.JobPage;
+import io.taskq.postgres.operations.JobSummary;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** {@code /jobs}: find jobs (W1). A job id in the query ({@code ?id=42}) opens that job. */
+/**
+ * {@code /jobs}: search (W1, A1) by status, queue, actor and error class, filters in the URL,
+ * newest first, {@value #PAGE_SIZE} a page with keyset paging ({@code before=<id>}): a page is one
+ * index-backed statement of the operations API, never an offset or a count over the table. A job id
+ * ({@code ?id=42}) opens that job.
+ */
 final class JobsPage {
+  static final int PAGE_SIZE = 50;
+
   private final Context ctx;
 
   JobsPage(Context ctx) {
@@ -21,7 +33,49 @@ final class JobsPage {
       }
       return Responses.redirect(ctx.link("/jobs/" + parsed.get()));
     }
+    JobSearch search;
+    JobPage page;
+    try {
+      search = JobSearch.from(visit.request());
+      page =
+          search.before().isPresent()
+              ? ctx.taskq().operations().search(search.filter(), PAGE_SIZE, search.before().get())
+              : ctx.taskq().operations().search(search.filter(), PAGE_SIZE);
+    } catch (JobSearch.BadQuery | IllegalArgumentException e) {
+      return ctx.notice(visit, 400, "Jobs", String.valueOf(e.getMessage()));
+    }
     Map<String, Object> scope = ctx.scope(visit, "jobs", "Jobs");
+    scope.put("f", search.fields());
+    scope.put("jobs", rows(page));
+    scope.put("none", page.jobs().isEmpty());
+    String query = search.query();
+    page.nextCursor()
+        .ifPresent(
+            next ->
+                scope.put(
+                    "next",
+                    ctx.link("/jobs?" + (query.isEmpty() ? "" : query + "&") + "before=" + next)));
+    if (search.before().isPresent()) {
+      scope.put("first", ctx.link("/jobs" + (query.isEmpty() ? "" : "?" + query)));
+    }
     return ctx.page("jobs", scope);
+  }
+
+  private static List<Map<String, Object>> rows(JobPage page) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (JobSummary j : page.jobs()) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("id", j.id());
+      r.put("actor", j.actor());
+      r.put("queue", j.queue());
+      r.put("status", j.status().dbValue());
+      r.put("attempts", j.attempt() + " / " + j.maxAttempts());
+      r.put("createdAt", Format.instant(j.createdAt()));
+      r.put("finishedAt", Format.instant(j.finishedAt()));
+      String error = j.errorClass();
+      r.put("error", error == null ? "" : error);
+      rows.add(r);
+    }
+    return rows;
   }
 }

@@ -2,12 +2,9 @@ package io.taskq.dashboard.internal;
 
 import io.taskq.core.spi.MaintenanceHealth;
 import io.taskq.dashboard.DashboardResponse;
-import io.taskq.postgres.QueueBacklog;
 import io.taskq.postgres.ReclaimFeedLag;
 import io.taskq.postgres.ScheduleInfo;
-import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -28,7 +25,7 @@ final class OverviewPage {
 
   DashboardResponse get(Visit visit) {
     Map<String, Object> scope = ctx.scope(visit, "overview", "Overview");
-    scope.put("queues", queues(scope));
+    scope.put("queues", QueuesPage.rows(ctx.taskq().operations().queues()));
     scope.put("leader", ctx.taskq().isLeader());
     scope.put("running", ctx.taskq().isRunning());
     MaintenanceHealth.Report health = ctx.taskq().health();
@@ -43,25 +40,6 @@ final class OverviewPage {
     scope.put(
         "failingSchedules", schedules.stream().filter(s -> s.consecutiveFailures() > 0).count());
     return ctx.page("overview", scope);
-  }
-
-  private List<Map<String, Object>> queues(Map<String, Object> scope) {
-    List<Map<String, Object>> rows = new ArrayList<>();
-    try {
-      List<QueueBacklog> backlog = new ArrayList<>(ctx.taskq().queueBacklog());
-      backlog.sort(Comparator.comparing(QueueBacklog::queue));
-      for (QueueBacklog b : backlog) {
-        rows.add(
-            Map.of(
-                "name", b.queue(),
-                "param", Format.queryValue(b.queue()),
-                "depth", Format.count(b.depth()),
-                "oldest", Format.age(b.oldestPendingAge())));
-      }
-    } catch (SQLException e) {
-      scope.put("queuesUnavailable", true);
-    }
-    return rows;
   }
 
   private static List<Map<String, Object>> sweeps(MaintenanceHealth.Report health) {
