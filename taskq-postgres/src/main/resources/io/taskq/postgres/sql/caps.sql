@@ -16,7 +16,8 @@
 -- skipped row is never locked (the filter runs below the lock). The check is a hint; the slots
 -- acquired next are what enforce the caps. B4: statement_timestamp() for every comparison.
 -- Binds: capped queues text[], their caps int[]; capped actors text[], their caps int[];
--- actors with a keyed cap text[], their key caps int[]; queues text[], actors text[]; limit.
+-- actors with a keyed cap text[], their key caps int[]; queues text[], actors text[]; limit (per
+-- pair); limit.
 WITH queue_cap AS MATERIALIZED (
   SELECT * FROM unnest(?::text[], ?::int[]) AS c(name, cap)
 ),
@@ -41,33 +42,45 @@ full_scope AS MATERIALIZED (
              AND s.job_id IS NOT NULL
              AND s.lease_expires_at >= statement_timestamp()) >= c.cap
 )
-SELECT j.id, j.actor, j.queue, j.concurrency_key
-  FROM {schema}.jobs j
- WHERE j.status = 'pending'
-   AND j.run_at <= statement_timestamp()
-   AND j.queue = ANY (?::text[])
-   AND j.actor = ANY (?::text[])
-   AND j.queue NOT IN (SELECT name FROM full_scope WHERE kind = 'queue')
-   AND j.actor NOT IN (SELECT name FROM full_scope WHERE kind = 'actor')
-   -- A4: never a paused queue's or actor's job (as claim.sql).
-   AND j.queue NOT IN (SELECT name FROM {schema}.paused WHERE kind = 'queue')
-   AND j.actor NOT IN (SELECT name FROM {schema}.paused WHERE kind = 'actor')
+-- X1: one ordered range of jobs_claim_queue_idx per (queue, actor) asked for, each stopped at the
+-- limit, merged in claim order: pending jobs of other queues are never read. A pair whose queue or
+-- actor scope is full is not scanned at all. With several pairs, each may lock up to the limit and
+-- the merge keeps the first `limit`: the rows left over are released with the transaction, like a
+-- candidate that got no slot.
+SELECT c.id, c.actor, c.queue, c.concurrency_key
+  FROM (SELECT DISTINCT q.queue, a.actor
+          FROM unnest(?::text[]) AS q(queue)
+         CROSS JOIN unnest(?::text[]) AS a(actor)) p
+ CROSS JOIN LATERAL (
+       SELECT j.id, j.actor, j.queue, j.concurrency_key, j.priority, j.run_at
+         FROM {schema}.jobs j
+        WHERE j.status = 'pending'
+          AND j.queue = p.queue
+          AND j.actor = p.actor
+          AND j.run_at <= statement_timestamp()
+          AND NOT EXISTS (
+                SELECT 1
+                  FROM key_cap k
+                 WHERE k.actor = j.actor
+                   AND j.concurrency_key IS NOT NULL
+                   AND (SELECT count(*)
+                          FROM {schema}.reservation_slots s
+                         WHERE s.scope_kind = 'key'
+                           AND s.scope_name = j.actor || ':' || j.concurrency_key
+                           AND s.slot < k.cap
+                           AND s.job_id IS NOT NULL
+                           AND s.lease_expires_at >= statement_timestamp()) >= k.cap)
+        ORDER BY j.priority, j.run_at, j.id
+        LIMIT ?
+          FOR UPDATE OF j SKIP LOCKED) c
+ WHERE p.queue NOT IN (SELECT name FROM full_scope WHERE kind = 'queue')
+   AND p.actor NOT IN (SELECT name FROM full_scope WHERE kind = 'actor')
+   -- A4: never a paused queue's or actor's job (as claim_pick): a paused pair is not scanned.
+   AND p.queue NOT IN (SELECT name FROM {schema}.paused WHERE kind = 'queue')
+   AND p.actor NOT IN (SELECT name FROM {schema}.paused WHERE kind = 'actor')
    AND NOT EXISTS (SELECT 1 FROM {schema}.paused WHERE kind = 'queue' AND name = '*')
-   AND NOT EXISTS (
-         SELECT 1
-           FROM key_cap k
-          WHERE k.actor = j.actor
-            AND j.concurrency_key IS NOT NULL
-            AND (SELECT count(*)
-                   FROM {schema}.reservation_slots s
-                  WHERE s.scope_kind = 'key'
-                    AND s.scope_name = j.actor || ':' || j.concurrency_key
-                    AND s.slot < k.cap
-                    AND s.job_id IS NOT NULL
-                    AND s.lease_expires_at >= statement_timestamp()) >= k.cap)
- ORDER BY j.priority, j.run_at, j.id
- LIMIT ?
-   FOR UPDATE OF j SKIP LOCKED;
+ ORDER BY c.priority, c.run_at, c.id
+ LIMIT ?;
 
 -- name: acquire_slots
 -- L7: for each scope the candidates need, lock up to `wanted` of its free slots (never held, or

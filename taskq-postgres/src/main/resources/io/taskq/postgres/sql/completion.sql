@@ -15,6 +15,10 @@
 -- locks), the one order heartbeat and release lock in too, so none of them can deadlock another.
 -- The jobs side of the locking join carries no restriction (status is read from the locked row,
 -- 'live'): see heartbeat in lease.sql for why.
+-- X1: jobs is read by primary key only. The lock finds the batch with `id = ANY (array)` (the
+-- array an InitPlan, a constant of the index scan); the planner then expects a handful of locked
+-- rows, so the UPDATE joins them to jobs by a primary-key probe per row, never a hash join over a
+-- scan of jobs, whatever the batch's size and the table's.
 -- Binds: result TTL ms, max retry backoff ms, worker id, then the batch as parallel arrays:
 -- ids bigint[], tokens bigint[], succeeded boolean[], results text[], error classes text[],
 -- messages text[], stacks text[]; last, the wake channel (L9: a batch hook's wake).
@@ -39,9 +43,10 @@ decided AS MATERIALIZED (
            THEN {schema}.retry_delay(j.retry_backoff, j.retry_base_ms, j.retry_cap_ms,
                                      j.retry_jitter, j.attempt, p.max_backoff_ms, random())
          END AS retry_in
-    FROM input i
+    FROM {schema}.jobs j
+    JOIN input i ON i.id = j.id AND i.token = j.lease_token
    CROSS JOIN params p
-    JOIN {schema}.jobs j ON j.id = i.id AND j.lease_token = i.token
+   WHERE j.id = ANY ((SELECT array_agg(id) FROM input)::bigint[])
    ORDER BY j.id
      FOR UPDATE OF j
 ),

@@ -30,17 +30,18 @@ held AS (
 -- restriction either, as the rows are locked.
 locked AS MATERIALIZED (
   SELECT j.id, j.status = 'running' AND j.locked_by = (SELECT id FROM me) AS mine
-    FROM held
-    JOIN {schema}.jobs j ON j.id = held.id AND j.lease_token = held.token
+    FROM {schema}.jobs j
+    JOIN held ON held.id = j.id AND held.token = j.lease_token
+   WHERE j.id = ANY ((SELECT array_agg(id) FROM held)::bigint[])
    ORDER BY j.id
      FOR UPDATE OF j
 ),
+-- X1: jobs is read by primary key only, `id = ANY (array)` with the array an InitPlan (a constant
+-- of the index scan), here and in the lock above: never a join over a scan of jobs.
 renewed AS (
   UPDATE {schema}.jobs j
      SET lock_expires_at = clock_timestamp() + ? * interval '1 millisecond'
-    FROM locked
-   WHERE j.id = locked.id
-     AND locked.mine
+   WHERE j.id = ANY ((SELECT array_agg(id) FROM locked WHERE mine)::bigint[])
      AND j.locked_by = ?
   RETURNING j.id, j.lease_token, j.lock_expires_at,
             j.cancel_requested_at IS NOT NULL AS cancel_requested
@@ -75,8 +76,9 @@ held AS (
 -- restriction on the jobs side, for the reason given at heartbeat.
 locked AS MATERIALIZED (
   SELECT j.id, j.status = 'running' AS live
-    FROM held
-    JOIN {schema}.jobs j ON j.id = held.id AND j.lease_token = held.token
+    FROM {schema}.jobs j
+    JOIN held ON held.id = j.id AND held.token = j.lease_token
+   WHERE j.id = ANY ((SELECT array_agg(id) FROM held)::bigint[])
    ORDER BY j.id
      FOR UPDATE OF j
 ),
@@ -88,9 +90,7 @@ released AS (
          finished_at     = CASE WHEN j.cancel_requested_at IS NULL THEN NULL ELSE clock_timestamp() END,
          locked_by       = NULL,
          lock_expires_at = NULL
-    FROM locked
-   WHERE j.id = locked.id
-     AND locked.live
+   WHERE j.id = ANY ((SELECT array_agg(id) FROM locked WHERE live)::bigint[])
   RETURNING j.id, j.lease_token, j.status, j.actor, j.queue, j.started_at, j.batch_id,
             CASE WHEN j.status = 'pending' THEN j.attempt + 1 ELSE j.attempt END AS attempt
 ),

@@ -4,7 +4,7 @@
 
 -- name: queue_backlog
 -- Pending jobs per queue and the age of the oldest runnable one (run_at passed), by the database
--- clock. Index: jobs_claim_idx (partial on status = 'pending') covers the scan.
+-- clock. Index: jobs_claim_queue_idx (partial on status = 'pending') covers the scan.
 SELECT queue,
        count(*) AS depth,
        COALESCE((EXTRACT(EPOCH FROM statement_timestamp()

@@ -118,6 +118,7 @@ final class CappedClaimer {
       i = bindCaps(tx, s, i, caps.keyCaps());
       s.setArray(i++, tx.createArrayOf("text", queues.toArray()));
       s.setArray(i++, tx.createArrayOf("text", actors.toArray()));
+      s.setInt(i++, scan);
       s.setInt(i, scan);
       List<Candidate> out = new ArrayList<>(scan);
       try (ResultSet rs = s.executeQuery()) {

@@ -21,9 +21,10 @@ import org.jspecify.annotations.Nullable;
  * Claims due pending jobs for one worker with one statement per batch (L4, D9).
  *
  * <p>The statement ({@code claim.sql}) picks at most {@code limit} due jobs of the given queues and
- * actors in (priority, run_at, id) order with {@code FOR UPDATE SKIP LOCKED}, and in the same
- * statement makes them {@code running}: owner, lease until now + lease period (database clock), a
- * fresh lease token, the next attempt number. Two claimers therefore never receive the same job.
+ * actors in (priority, run_at, id) order with {@code FOR UPDATE SKIP LOCKED}, one index range per
+ * (queue, actor) served (X1, {@code claim_pick} in V008), and in the same statement makes them
+ * {@code running}: owner, lease until now + lease period (database clock), a fresh lease token, the
+ * next attempt number. Two claimers therefore never receive the same job.
  *
  * <p>A worker with concurrency caps (L7) claims through {@link CappedClaimer} instead: the same
  * order and the same transition, plus reservation slots acquired in the same transaction.
@@ -95,11 +96,11 @@ public final class JobClaimer {
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement(sql)) {
       c.setAutoCommit(true);
-      s.setArray(1, c.createArrayOf("text", queues.toArray()));
-      s.setArray(2, c.createArrayOf("text", actors.toArray()));
-      s.setInt(3, limit);
-      s.setString(4, workerId);
-      s.setLong(5, leaseMillis);
+      s.setString(1, workerId);
+      s.setLong(2, leaseMillis);
+      s.setArray(3, c.createArrayOf("text", queues.toArray()));
+      s.setArray(4, c.createArrayOf("text", actors.toArray()));
+      s.setInt(5, limit);
       List<ClaimedJob> jobs = new ArrayList<>(limit);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
