@@ -133,3 +133,32 @@ FROM unnest(?::text[]) WITH ORDINALITY AS r(payload, ord)
 WHERE (SELECT count(*) FROM woken) >= 0
 ORDER BY r.ord
 RETURNING id
+
+-- name: copy_prepare
+-- X3: the first of the COPY path's two round trips (JobInserter, chunks of at least
+-- JobInserter.COPY_MIN_ROWS jobs without unique keys): one database clock reading for the whole
+-- chunk (L4), the chunk's ids drawn from the identity sequence in input order (so ids rise in
+-- input order), and the wake NOTIFY once per queue receiving a due job (D11: delivered on commit,
+-- so a rolled-back COPY wakes nobody). A queue's due time is NULL when one of its jobs is due now,
+-- else its earliest absolute run time, compared here with the same clock reading.
+-- Binds: the jobs table's name, the wake channel, queues text[], due text[], the chunk's size.
+WITH c AS MATERIALIZED (
+  SELECT clock_timestamp() AS now, pg_get_serial_sequence(?, 'id')::regclass AS seq
+),
+woken AS (
+  SELECT pg_notify(?, w.queue)
+    FROM unnest(?::text[], ?::timestamptz[]) AS w(queue, due), c
+   WHERE w.due IS NULL OR w.due <= c.now
+)
+SELECT c.now,
+       ARRAY(SELECT nextval(c.seq) FROM generate_series(1, ?)) AS ids,
+       (SELECT count(*) FROM woken) AS woken
+  FROM c;
+
+-- name: copy_jobs
+-- X3: the rows themselves, in COPY's text format, with the ids copy_prepare drew.
+COPY {schema}.jobs (
+  id, actor, queue, status, priority, payload, labels, run_at, max_attempts,
+  retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter,
+  deadline_at, concurrency_key, created_at)
+FROM STDIN

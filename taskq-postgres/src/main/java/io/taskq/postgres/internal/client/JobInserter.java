@@ -40,11 +40,20 @@ public final class JobInserter {
   static final int CHUNK_ROWS = JobsClient.BATCH_ROWS_PER_STATEMENT;
   static final long CHUNK_BYTES = 16L * 1024 * 1024;
 
+  /**
+   * X3: a chunk of at least this many jobs, none with a unique key, is written with COPY ({@link
+   * CopyInserter}): two round trips and no arrays for the server to parse, against one statement
+   * whose server-side cost grows faster with the rows. Below it the one-statement INSERT is cheaper
+   * (docs/benchmarks.md).
+   */
+  static final int COPY_MIN_ROWS = 500;
+
   private final SchemaName schema;
   private final NamedStatements sql;
   private final String wakeChannel;
   private final long maxPayloadBytes;
   private final int timeoutSeconds;
+  private final CopyInserter copy;
 
   public JobInserter(SchemaName schema, long maxPayloadBytes, int timeoutSeconds) {
     this.schema = schema;
@@ -52,6 +61,7 @@ public final class JobInserter {
     this.wakeChannel = NotifyChannels.of(schema).wake().name();
     this.maxPayloadBytes = maxPayloadBytes;
     this.timeoutSeconds = timeoutSeconds;
+    this.copy = new CopyInserter(sql, schema.quoted() + ".jobs", wakeChannel, timeoutSeconds);
   }
 
   /**
@@ -80,7 +90,10 @@ public final class JobInserter {
       bytes += r.payloadBytes();
       unique |= r.uniqueKey() != null;
     }
-    return unique || requests.size() > CHUNK_ROWS || bytes > CHUNK_BYTES;
+    return unique
+        || requests.size() > CHUNK_ROWS
+        || requests.size() >= COPY_MIN_ROWS
+        || bytes > CHUNK_BYTES;
   }
 
   /** Inserts {@code requests}; the ids are in input order. Call {@link #validate} first. */
@@ -98,10 +111,15 @@ public final class JobInserter {
       lockUniqueKeys(c, rows);
     }
     long[] ids = new long[rows.size()];
+    boolean copyable = !unique && CopyInserter.supports(c);
     int from = 0;
     while (from < rows.size()) {
       int to = chunkEnd(rows, from);
-      insertChunk(c, rows.subList(from, to), ids, from);
+      if (copyable && to - from >= COPY_MIN_ROWS) {
+        copy.insert(c, rows.subList(from, to), ids, from);
+      } else {
+        insertChunk(c, rows.subList(from, to), ids, from);
+      }
       from = to;
     }
     List<Long> out = new ArrayList<>(requests.size());
