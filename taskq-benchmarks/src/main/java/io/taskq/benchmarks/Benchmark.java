@@ -330,7 +330,7 @@ public final class Benchmark {
     return fallback;
   }
 
-  private static int intArg(String[] args, String name, int fallback) {
+  static int intArg(String[] args, String name, int fallback) {
     for (int i = 0; i + 1 < args.length; i++) {
       if (args[i].equals(name)) {
         try {

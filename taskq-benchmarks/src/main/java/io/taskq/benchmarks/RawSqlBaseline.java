@@ -41,6 +41,11 @@ final class RawSqlBaseline {
     this.insertSql = sql.toString();
   }
 
+  /** The baseline's table, quoted. */
+  String table() {
+    return table;
+  }
+
   void reset() throws SQLException {
     try (Connection c = dataSource.getConnection();
         Statement s = c.createStatement()) {
@@ -49,8 +54,11 @@ final class RawSqlBaseline {
           "CREATE TABLE "
               + table
               + " (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, status text NOT NULL,"
-              + " payload jsonb NOT NULL, run_at timestamptz NOT NULL DEFAULT now())");
-      s.execute("CREATE INDEX ON " + table + " (id) WHERE status = 'pending'");
+              + " payload jsonb NOT NULL, run_at timestamptz NOT NULL DEFAULT now(),"
+              + " queue text NOT NULL DEFAULT 'bench')");
+      // A queue column and an index leading with it, as raw SQL serving one queue of several
+      // would have (the scale mode puts other queues' rows here too).
+      s.execute("CREATE INDEX ON " + table + " (queue, id) WHERE status = 'pending'");
     }
   }
 
@@ -80,7 +88,8 @@ final class RawSqlBaseline {
             + table
             + " SET status = 'running' WHERE id IN (SELECT id FROM "
             + table
-            + " WHERE status = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED LIMIT "
+            + " WHERE queue = 'bench' AND status = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED"
+            + " LIMIT "
             + CLAIM_BATCH
             + ") RETURNING id";
     String done = "UPDATE " + table + " SET status = 'done' WHERE id = ANY(?)";

@@ -27,6 +27,7 @@ final class WorkerRun implements AutoCloseable {
   private final BenchDatabase db;
   private final TaskQ taskq;
   private final AtomicLong handled = new AtomicLong();
+  private long succeededBefore;
 
   /**
    * @param pollInterval the worker's polling fallback; long to prove LISTEN/NOTIFY alone wakes it
@@ -51,6 +52,7 @@ final class WorkerRun implements AutoCloseable {
   }
 
   void start() throws SQLException {
+    succeededBefore = db.countJobs("succeeded");
     taskq.start();
   }
 
@@ -65,7 +67,8 @@ final class WorkerRun implements AutoCloseable {
     while (true) {
       long succeeded = handled.get();
       if (succeeded >= jobs) {
-        succeeded = db.countJobs("succeeded");
+        // Jobs that had succeeded before the start (the scale mode's finished rows) do not count.
+        succeeded = db.countJobs("succeeded") - succeededBefore;
         if (succeeded >= jobs) {
           return;
         }

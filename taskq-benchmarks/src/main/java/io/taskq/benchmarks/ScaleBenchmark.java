@@ -1,0 +1,295 @@
+package io.taskq.benchmarks;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.taskq.core.SchemaName;
+import io.taskq.postgres.JobsClient;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The scale mode (X1-X3, docs/benchmarks.md): what the table already holds must not slow the queue.
+ * For each of four tables (nothing else; 100 000 and 1 000 000 pending jobs of a queue no worker
+ * serves; 1 000 000 finished jobs not yet pruned) it measures, beside the raw {@code SKIP LOCKED}
+ * baseline whose table holds the same rows, the claim throughput of {@code --jobs} no-op jobs, WAL
+ * and write transactions per job, and the pickup latency; then the enqueue of {@code
+ * --enqueue-jobs} (1 000 000) jobs beside the raw multi-row INSERT; then hands over to the main
+ * benchmark's (d) heap soak of {@code --soak-jobs} (1 000 000) jobs and (e) reclaim drain of {@code
+ * --backlog-rows} (50 000) expired leases. Where the database lets it ({@code pg_walinspect},
+ * superuser), the WAL of the empty table's end-to-end run and of the baseline's claim is broken
+ * down by relation.
+ */
+public final class ScaleBenchmark {
+  private static final List<Clutter> TABLES =
+      List.of(
+          new Clutter("nothing else", 0, false),
+          new Clutter("100 000 pending, other queue", 100_000, false),
+          new Clutter("1 000 000 pending, other queue", 1_000_000, false),
+          new Clutter("1 000 000 finished, not pruned", 1_000_000, true));
+
+  private final BenchDatabase db;
+  private final RawSqlBaseline raw;
+  private final JobsClient client;
+  private final int jobs;
+  private final int threads;
+  private final int pickupJobs;
+  private final WalBreakdown wal;
+
+  /** What is in the table besides the measured jobs. */
+  private record Clutter(String label, int rows, boolean finished) {}
+
+  private ScaleBenchmark(BenchDatabase db, int jobs, int threads, int pickupJobs) {
+    this.db = db;
+    this.raw = new RawSqlBaseline(db.pool, db.schema.quoted());
+    this.client = JobsClient.create(db.pool, db.schema);
+    this.jobs = jobs;
+    this.threads = threads;
+    this.pickupJobs = pickupJobs;
+    this.wal = WalBreakdown.open(db.pool);
+  }
+
+  /**
+   * Flags: {@code --jobs} (20 000), {@code --threads} (8), {@code --pickup-jobs} (200), {@code
+   * --enqueue-jobs} (1 000 000), {@code --soak-jobs} (1 000 000), {@code --backlog-rows} (50 000).
+   */
+  public static void main(String[] args) throws Exception {
+    int jobs = Benchmark.intArg(args, "--jobs", 20_000);
+    int threads = Benchmark.intArg(args, "--threads", 8);
+    int pickup = Benchmark.intArg(args, "--pickup-jobs", 200);
+    int enqueue = Benchmark.intArg(args, "--enqueue-jobs", 1_000_000);
+    int soak = Benchmark.intArg(args, "--soak-jobs", 1_000_000);
+    int backlog = Benchmark.intArg(args, "--backlog-rows", 50_000);
+    System.out.printf(
+        Locale.ROOT,
+        "TaskQ scale benchmark: %d jobs per table, %d threads, %d cores%n",
+        jobs,
+        threads,
+        Runtime.getRuntime().availableProcessors());
+    try (BenchDatabase db = BenchDatabase.open(SchemaName.of(Benchmark.SCHEMA), threads + 8)) {
+      ScaleBenchmark bench = new ScaleBenchmark(db, jobs, threads, pickup);
+      bench.warmUp();
+      for (Clutter table : TABLES) {
+        bench.measure(table);
+      }
+      bench.enqueue(enqueue);
+    }
+    Benchmark.main(
+        new String[] {
+          "--figures", "de", "--soak-jobs", "" + soak, "--backlog-rows", "" + backlog, "--runs", "1"
+        });
+  }
+
+  private void warmUp() throws Exception {
+    db.emptyJobs();
+    raw.reset();
+    enqueueBoth(10_000);
+    raw.claimAll(threads, 10_000);
+    endToEnd(10_000);
+  }
+
+  private void measure(Clutter table) throws Exception {
+    db.emptyJobs();
+    raw.reset();
+    clutter(table);
+    enqueueBoth(jobs);
+    ServerCounters before = db.counters();
+    String rawWal = wal.start();
+    long rawNanos = raw.claimAll(threads, jobs);
+    ServerCounters.Cost rawCost = db.counters().since(before, jobs);
+    String rawBreakdown = wal.since(rawWal, jobs);
+    before = db.counters();
+    String taskqWal = wal.start();
+    long taskqNanos = endToEnd(jobs);
+    ServerCounters.Cost cost = db.counters().since(before, jobs);
+    String breakdown = wal.since(taskqWal, jobs);
+    PickupRun.Latency latency = pickup();
+    double rawRate = jobs / seconds(rawNanos);
+    double rate = jobs / seconds(taskqNanos);
+    System.out.printf(
+        Locale.ROOT,
+        "%n[%s]%n  raw claim %.0f jobs/s, %.3f write xacts/job, %.0f WAL B/job%n"
+            + "  TaskQ end-to-end %.0f jobs/s (%.2fx raw), %.3f write xacts/job, %.0f WAL B/job%n"
+            + "  TaskQ pickup p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d jobs, 10 ms apart)%n",
+        table.label(),
+        rawRate,
+        rawCost.writeTransactionsPerJob(),
+        rawCost.walBytesPerJob(),
+        rate,
+        rate / rawRate,
+        cost.writeTransactionsPerJob(),
+        cost.walBytesPerJob(),
+        latency.p50(),
+        latency.p99(),
+        latency.max(),
+        pickupJobs);
+    if (table.rows() == 0) {
+      System.out.print("  WAL by relation, raw claim (bytes per job):\n" + rawBreakdown);
+      System.out.print("  WAL by relation, TaskQ end-to-end (bytes per job):\n" + breakdown);
+    }
+  }
+
+  /** The same rows in both tables: other-queue pending jobs, or finished jobs of the queue. */
+  private void clutter(Clutter table) throws SQLException {
+    if (table.rows() == 0) {
+      return;
+    }
+    String series = " FROM generate_series(1, " + table.rows() + ") AS n";
+    if (table.finished()) {
+      db.execute(
+          "INSERT INTO "
+              + db.table("jobs")
+              + " (actor, queue, status, payload, run_at, max_attempts, retry_backoff,"
+              + " retry_base_ms, retry_cap_ms, retry_jitter, attempt, started_at, finished_at)"
+              + " SELECT '"
+              + EnqueueRun.ACTOR
+              + "', 'default', 'succeeded', '{}', now(), 3, 'constant', 1, 1, 0, 1, now(), now()"
+              + series);
+      db.execute("INSERT INTO " + raw.table() + " (status, payload) SELECT 'done', '{}'" + series);
+    } else {
+      db.execute(
+          "INSERT INTO "
+              + db.table("jobs")
+              + " (actor, queue, status, payload, run_at, max_attempts, retry_backoff,"
+              + " retry_base_ms, retry_cap_ms, retry_jitter)"
+              + " SELECT 'elsewhere', 'elsewhere', 'pending', '{}', now() - interval '1 hour', 3,"
+              + " 'constant', 1, 1, 0"
+              + series);
+      db.execute(
+          "INSERT INTO "
+              + raw.table()
+              + " (status, payload, queue) SELECT 'pending', '{}', 'elsewhere'"
+              + series);
+    }
+    db.execute("VACUUM ANALYZE " + db.table("jobs"));
+    db.execute("VACUUM ANALYZE " + raw.table());
+  }
+
+  /** {@code n} jobs into each table, 1000 per call or statement, interleaved. */
+  private long[] enqueueBoth(int n) throws SQLException {
+    EnqueueRun enqueue = new EnqueueRun(client);
+    long rawNanos = 0;
+    long taskqNanos = 0;
+    for (int first = 1, batch = 0; first <= n; first += EnqueueRun.PER_CALL, batch++) {
+      if (batch % 2 == 0) {
+        rawNanos += raw.insertBatch(first);
+        taskqNanos += enqueue.enqueueBatch(first, EnqueueRun.PER_CALL);
+      } else {
+        taskqNanos += enqueue.enqueueBatch(first, EnqueueRun.PER_CALL);
+        rawNanos += raw.insertBatch(first);
+      }
+    }
+    db.execute("ANALYZE " + db.table("jobs"));
+    db.execute("ANALYZE " + raw.table());
+    return new long[] {rawNanos, taskqNanos};
+  }
+
+  private long endToEnd(int n) throws Exception {
+    long start = System.nanoTime();
+    try (WorkerRun worker = new WorkerRun(db, threads, WorkerRun.DEFAULT_POLL_INTERVAL)) {
+      worker.start();
+      worker.awaitSucceeded(n, done -> {});
+      return System.nanoTime() - start;
+    }
+  }
+
+  /** (c) with the table's rows still in place: the measured jobs' own rows go first. */
+  private PickupRun.Latency pickup() throws Exception {
+    db.execute(
+        "DELETE FROM "
+            + db.table("jobs")
+            + " WHERE status = 'succeeded' AND attempt > 0"
+            + " AND id IN (SELECT job_id FROM "
+            + db.table("job_attempts")
+            + ")");
+    db.execute("TRUNCATE " + db.table("job_attempts"));
+    try (HikariDataSource other = db.otherPool(2);
+        WorkerRun worker = new WorkerRun(db, threads, PickupRun.POLL_INTERVAL)) {
+      worker.start();
+      return new PickupRun(db).measure(worker, other, pickupJobs, Duration.ofMillis(10));
+    }
+  }
+
+  private void enqueue(int n) throws Exception {
+    db.emptyJobs();
+    raw.reset();
+    long[] nanos = enqueueBoth(n);
+    double rawRate = n / seconds(nanos[0]);
+    double rate = n / seconds(nanos[1]);
+    System.out.printf(
+        Locale.ROOT,
+        "%n[enqueue of %d jobs, 1000 per call]%n  raw multi-row INSERT %.0f rows/s; TaskQ"
+            + " enqueueAll %.0f jobs/s (%.2fx raw)%n",
+        n,
+        rawRate,
+        rate,
+        rate / rawRate);
+    db.emptyJobs();
+    raw.reset();
+  }
+
+  private static double seconds(long nanos) {
+    return nanos / 1e9;
+  }
+
+  /**
+   * The WAL between two positions, by relation, from {@code pg_walinspect}; each record is counted
+   * under the relation of its first block (a commit record, which has none, under its resource
+   * manager). Without the extension (it needs a superuser to create) it says so.
+   */
+  private record WalBreakdown(HikariDataSource pool, boolean available) {
+    static WalBreakdown open(HikariDataSource pool) {
+      try (Connection c = pool.getConnection();
+          PreparedStatement ps =
+              c.prepareStatement("CREATE EXTENSION IF NOT EXISTS pg_walinspect")) {
+        ps.execute();
+        return new WalBreakdown(pool, true);
+      } catch (SQLException e) {
+        return new WalBreakdown(pool, false);
+      }
+    }
+
+    String start() throws SQLException {
+      try (Connection c = pool.getConnection();
+          PreparedStatement ps = c.prepareStatement("SELECT pg_current_wal_insert_lsn()::text");
+          ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getString(1);
+      }
+    }
+
+    String since(String from, int jobs) throws SQLException {
+      if (!available) {
+        return "    (no pg_walinspect: run against a database where a superuser can create it)\n";
+      }
+      String sql =
+          "SELECT COALESCE(pg_filenode_relation(0, substring(block_ref FROM"
+              + " 'rel \\d+/\\d+/(\\d+)')::oid)::text, resource_manager) AS rel,"
+              + " sum(record_length)::float8 / ? AS bytes, count(*)::float8 / ? AS records"
+              + " FROM pg_get_wal_records_info(?::pg_lsn, pg_current_wal_insert_lsn())"
+              + " GROUP BY 1 ORDER BY 2 DESC";
+      StringBuilder out = new StringBuilder();
+      try (Connection c = pool.getConnection();
+          PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setInt(1, jobs);
+        ps.setInt(2, jobs);
+        ps.setString(3, from);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.append(
+                String.format(
+                    Locale.ROOT,
+                    "    %-40s %7.1f B %6.2f records%n",
+                    rs.getString(1),
+                    rs.getDouble(2),
+                    rs.getDouble(3)));
+          }
+        }
+      }
+      return out.toString();
+    }
+  }
+}
