@@ -269,7 +269,7 @@ public final class ScaleBenchmark {
           "SELECT COALESCE(pg_filenode_relation(0, substring(block_ref FROM"
               + " 'rel \\d+/\\d+/(\\d+)')::oid)::text, resource_manager) AS rel,"
               + " sum(record_length)::float8 / ? AS bytes, count(*)::float8 / ? AS records"
-              + " FROM pg_get_wal_records_info(?::pg_lsn, pg_current_wal_insert_lsn())"
+              + " FROM pg_get_wal_records_info(?::pg_lsn, pg_current_wal_flush_lsn())"
               + " GROUP BY 1 ORDER BY 2 DESC";
       StringBuilder out = new StringBuilder();
       try (Connection c = pool.getConnection();

@@ -245,6 +245,10 @@ class ConcurrencyCapsTest {
     jobs.enqueueAll(cold);
 
     await().atMost(Duration.ofSeconds(20)).until(() -> otherRuns.get() == 5);
+    // A handler's return is counted before its completion is written: wait for the five writes.
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> db.count("jobs WHERE status = 'succeeded'") == 5);
     assertThat(db.count("jobs WHERE status = 'running'")).isEqualTo(1);
     assertThat(db.count("jobs WHERE status = 'pending' AND attempt = 0")).isEqualTo(19);
     assertThat(

@@ -9,7 +9,10 @@
 -- no join over jobs, whatever the planner thinks of the batch's size. B4: select on
 -- statement_timestamp(), write clock_timestamp(). D9: each claim draws a fresh lease token that
 -- every later write of this attempt matches on.
--- Binds: worker id, lease period ms, queues text[], actors text[], limit.
+-- Binds: queues text[], actors text[], limit, worker id, lease period ms.
+WITH picked AS MATERIALIZED (
+  SELECT {schema}.claim_pick(?::text[], ?::text[], ?::integer) AS ids
+)
 UPDATE {schema}.jobs j
    SET status          = 'running',
        attempt         = j.attempt + 1,
@@ -17,7 +20,7 @@ UPDATE {schema}.jobs j
        lock_expires_at = clock_timestamp() + ? * interval '1 millisecond',
        lease_token     = nextval('{schema}.lease_token_seq'),
        started_at      = clock_timestamp()
- WHERE j.id = ANY ((SELECT {schema}.claim_pick(?::text[], ?::text[], ?::integer))::bigint[])
+ WHERE j.id = ANY ((SELECT ids FROM picked)::bigint[])
 RETURNING j.id, j.actor, j.queue, j.priority, j.run_at, j.payload::text AS payload, j.attempt,
           j.max_attempts, j.lease_token, j.deadline_at, j.cancel_requested_at IS NOT NULL AS cancel_requested,
           j.started_at;

@@ -19,7 +19,9 @@ import java.util.TreeSet;
 
 /**
  * Inserts jobs: a whole batch in one {@code insert_jobs} statement (chunked past {@value
- * #CHUNK_ROWS} rows or {@value #CHUNK_BYTES} payload bytes), unique ones under their keyed locks.
+ * #CHUNK_ROWS} rows or {@value #CHUNK_BYTES} payload bytes), unique ones under their keyed locks,
+ * and a chunk of at least {@value #COPY_MIN_ROWS} jobs without unique keys with COPY ({@link
+ * CopyInserter}, X3).
  *
  * <p>Order of work, all on one connection and, when it takes more than one statement, in one
  * transaction:

@@ -96,11 +96,11 @@ public final class JobClaimer {
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement(sql)) {
       c.setAutoCommit(true);
-      s.setString(1, workerId);
-      s.setLong(2, leaseMillis);
-      s.setArray(3, c.createArrayOf("text", queues.toArray()));
-      s.setArray(4, c.createArrayOf("text", actors.toArray()));
-      s.setInt(5, limit);
+      s.setArray(1, c.createArrayOf("text", queues.toArray()));
+      s.setArray(2, c.createArrayOf("text", actors.toArray()));
+      s.setInt(3, limit);
+      s.setString(4, workerId);
+      s.setLong(5, leaseMillis);
       List<ClaimedJob> jobs = new ArrayList<>(limit);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {

@@ -133,10 +133,10 @@ class ClaimPlanTest {
                     + " SELECT 'b', 'default', 'pending', -1, '{}', now() - interval '2 hours',"
                     + " 3, 'constant', 1, 1, 0 FROM generate_series(1, 3)",
                 schema));
-        s.execute(prepare("claim_merge", "text, bigint, text[], text[], integer", claimSql()));
+        s.execute(prepare("claim_merge", "text[], text[], integer, text, bigint", claimSql()));
         List<String> actors = new ArrayList<>();
         try (ResultSet rs =
-            s.executeQuery("EXECUTE claim_merge('w1', 30000, '{default}', '{a,b}', 10)")) {
+            s.executeQuery("EXECUTE claim_merge('{default}', '{a,b}', 10, 'w1', 30000)")) {
           while (rs.next()) {
             actors.add(rs.getInt("priority") + ":" + rs.getString("actor"));
           }
@@ -212,8 +212,8 @@ class ClaimPlanTest {
     return explain(
         mode,
         claimSql(),
-        "text, bigint, text[], text[], integer",
-        "'w1', 30000, " + queues + ", " + actors + ", " + BATCH);
+        "text[], text[], integer, text, bigint",
+        queues + ", " + actors + ", " + BATCH + ", 'w1', 30000");
   }
 
   private static void assertPickedByKey(Explained claim, String mode) {
