@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 @Tag("X3")
 @Tag("L2")
 class CopyEnqueueTest {
-  private static final int BIG = 1_200;
+  private static final int BIG = JobsClient.BATCH_ROWS_PER_STATEMENT;
   private static final Instant PAST = Instant.parse("2020-01-02T03:04:05.123456Z");
 
   private static SchemaName schema;
@@ -86,9 +86,9 @@ class CopyEnqueueTest {
 
     List<Long> copied = client.enqueueAll(batch);
     List<Long> inserted = new ArrayList<>();
-    for (int from = 0; from < BIG; from += 300) {
+    for (int from = 0; from < BIG; from += 1000) {
       // Below the COPY threshold: the INSERT statements.
-      inserted.addAll(client.enqueueAll(batch.subList(from, from + 300)));
+      inserted.addAll(client.enqueueAll(batch.subList(from, from + 1000)));
     }
 
     assertThat(copied).hasSize(BIG).doesNotHaveDuplicates().isSorted();

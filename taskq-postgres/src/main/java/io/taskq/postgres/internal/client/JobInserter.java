@@ -43,12 +43,12 @@ public final class JobInserter {
   static final long CHUNK_BYTES = 16L * 1024 * 1024;
 
   /**
-   * X3: a chunk of at least this many jobs, none with a unique key, is written with COPY ({@link
-   * CopyInserter}): two round trips and no arrays for the server to parse, against one statement
-   * whose server-side cost grows faster with the rows. Below it the one-statement INSERT is cheaper
-   * (docs/benchmarks.md).
+   * X3: a full chunk ({@value #CHUNK_ROWS} jobs), none with a unique key, is written with COPY
+   * ({@link CopyInserter}): no arrays for the server to parse. Smaller chunks keep the
+   * one-statement INSERT: COPY takes two round trips and a transaction, and at 1 000 jobs per call
+   * it measured slower than the single-set INSERT (docs/benchmarks.md, scale mode).
    */
-  static final int COPY_MIN_ROWS = 500;
+  static final int COPY_MIN_ROWS = CHUNK_ROWS;
 
   private final SchemaName schema;
   private final NamedStatements sql;
