@@ -1,7 +1,7 @@
 -- Dispatch (L4, D9): claiming due pending jobs. Used by io.taskq.postgres.internal.dispatch.JobClaimer.
 
 -- name: claim
--- L4/X1: one statement claims a batch. claim_pick (V007) locks the chosen rows (FOR UPDATE SKIP
+-- L4/X1: one statement claims a batch. claim_pick (V008) locks the chosen rows (FOR UPDATE SKIP
 -- LOCKED, so concurrent claimers never wait on or share a row): at most `limit` due jobs of the
 -- given queues and actors in (priority, run_at, id) order, one range of jobs_claim_queue_idx per
 -- (queue, actor), so pending jobs of other queues and finished jobs are never read. The UPDATE

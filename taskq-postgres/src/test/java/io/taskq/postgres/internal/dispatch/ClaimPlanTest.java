@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * worker does not serve and 1 000 000 finished jobs not yet pruned, with fresh statistics. Each
  * statement is run under {@code EXPLAIN ANALYZE} (rolled back) with a custom plan and with a
  * generic plan ({@code plan_cache_mode}); the claim's picking statements inside {@code claim_pick}
- * (V007) are caught by {@code auto_explain} (session-local, nested statements). Every access to
+ * (V008) are caught by {@code auto_explain} (session-local, nested statements). Every access to
  * {@code jobs} must go through the claim index or the primary key, no node may read more than a few
  * batches of rows, and no plan may be JIT-compiled.
  */
