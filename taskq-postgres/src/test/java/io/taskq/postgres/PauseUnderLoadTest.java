@@ -70,7 +70,10 @@ class PauseUnderLoadTest {
 
       assertThat(ops.resume(PauseTarget.queue("q"))).isTrue();
       await().atMost(Duration.ofSeconds(25)).until(() -> pausedRuns.get() == enqueuedQ);
-      assertThat(db.count("jobs WHERE queue = 'q' AND status = 'succeeded'")).isEqualTo(enqueuedQ);
+      // A handler's return is counted before its completion is written: wait for the writes.
+      await()
+          .atMost(Duration.ofSeconds(25))
+          .until(() -> db.count("jobs WHERE queue = 'q' AND status = 'succeeded'") == enqueuedQ);
     } finally {
       Collections.reverse(workers);
       for (TaskQ worker : workers) {
