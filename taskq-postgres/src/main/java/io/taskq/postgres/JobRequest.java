@@ -68,6 +68,7 @@ public final class JobRequest {
   private final @Nullable Duration scheduleToClose;
   private final RetryPolicy retryPolicy;
   private final boolean retryPolicyNamed;
+  private final boolean queueNamed;
   private final @Nullable Integer maxAttempts;
   private final Map<String, String> labels;
   private final @Nullable Duration uniqueWindow;
@@ -86,6 +87,7 @@ public final class JobRequest {
     this.retryPolicy =
         b.maxAttempts == null ? b.retryPolicy : b.retryPolicy.withMaxAttempts(b.maxAttempts);
     this.retryPolicyNamed = b.retryPolicyNamed;
+    this.queueNamed = b.queueNamed;
     this.maxAttempts = b.maxAttempts;
     this.labels =
         b.labels.isEmpty() ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(b.labels));
@@ -159,6 +161,24 @@ public final class JobRequest {
     return retryPolicyNamed;
   }
 
+  /** Whether the request names its queue ({@link Builder#queue}); else its actor's is used (R5). */
+  public boolean namesQueue() {
+    return queueNamed;
+  }
+
+  /**
+   * This request on {@code actorQueue} when it names no queue (R5: the actor's declared queue);
+   * else this request.
+   */
+  JobRequest withDefaultQueue(String actorQueue) {
+    if (queueNamed || actorQueue.equals(queue)) {
+      return this;
+    }
+    Builder b = new Builder(this);
+    b.queue = actorQueue;
+    return new JobRequest(b);
+  }
+
   /**
    * This request with {@code policy} as its retry policy when it names none (the actor's policy), a
    * max attempts set on the request still applying; else this request.
@@ -219,6 +239,7 @@ public final class JobRequest {
     private @Nullable Duration scheduleToClose;
     private RetryPolicy retryPolicy = RetryPolicy.defaults();
     private boolean retryPolicyNamed;
+    private boolean queueNamed;
     private @Nullable Integer maxAttempts;
     private Map<String, String> labels = Map.of();
     private @Nullable Duration uniqueWindow;
@@ -240,6 +261,7 @@ public final class JobRequest {
       this.scheduleToClose = r.scheduleToClose;
       this.retryPolicy = r.retryPolicy;
       this.retryPolicyNamed = r.retryPolicyNamed;
+      this.queueNamed = r.queueNamed;
       this.maxAttempts = r.maxAttempts;
       this.labels = r.labels;
       this.uniqueWindow = r.uniqueWindow;
@@ -266,10 +288,14 @@ public final class JobRequest {
       return this;
     }
 
-    /** The queue, 1 to 128 characters without NUL. Default {@code default}. */
+    /**
+     * The queue, 1 to 128 characters without NUL. Default: the queue the actor declares ({@code
+     * Actor.queue()}) when the client knows the actor, else {@code default}.
+     */
     public Builder queue(String queue) {
       this.queue =
           CallerText.requireName("queue", Objects.requireNonNull(queue, "queue"), MAX_NAME_CHARS);
+      this.queueNamed = true;
       return this;
     }
 

@@ -72,6 +72,7 @@ public final class JobsClient {
   private final JobInserter inserter;
   private final JobStatements statements;
   private final Function<String, Optional<RetryPolicy>> actorPolicies;
+  private final Function<String, Optional<String>> actorQueues;
   private final BatchWriter batches;
   private final BulkOperations bulk;
   private final JobListener listener;
@@ -83,6 +84,7 @@ public final class JobsClient {
     this.inserter = new JobInserter(schema, b.maxPayloadBytes, timeoutSeconds);
     this.statements = new JobStatements(schema, timeoutSeconds);
     this.actorPolicies = b.actorPolicies;
+    this.actorQueues = b.actorQueues;
     this.batches = new BatchWriter(schema, inserter, timeoutSeconds);
     this.bulk =
         new BulkOperations(
@@ -244,18 +246,33 @@ public final class JobsClient {
     List<JobRequest> stamped = null;
     for (int i = 0; i < requests.size(); i++) {
       JobRequest r = requests.get(i);
-      if (r.namesRetryPolicy()) {
-        continue;
-      }
-      Optional<RetryPolicy> policy = actorPolicies.apply(r.actor());
-      if (policy.isPresent()) {
+      JobRequest s = withActorDefaults(r);
+      if (s != r) {
         if (stamped == null) {
           stamped = new ArrayList<>(requests);
         }
-        stamped.set(i, r.withDefaultRetryPolicy(policy.get()));
+        stamped.set(i, s);
       }
     }
     return stamped == null ? requests : stamped;
+  }
+
+  /** R5 and L3: the actor's queue and retry policy where the request names neither. */
+  private JobRequest withActorDefaults(JobRequest r) {
+    JobRequest s = r;
+    if (!s.namesQueue()) {
+      Optional<String> queue = actorQueues.apply(r.actor());
+      if (queue.isPresent()) {
+        s = s.withDefaultQueue(queue.get());
+      }
+    }
+    if (!s.namesRetryPolicy()) {
+      Optional<RetryPolicy> policy = actorPolicies.apply(r.actor());
+      if (policy.isPresent()) {
+        s = s.withDefaultRetryPolicy(policy.get());
+      }
+    }
+    return s;
   }
 
   /**
@@ -390,6 +407,7 @@ public final class JobsClient {
     private long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
     private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
     private Function<String, Optional<RetryPolicy>> actorPolicies = actor -> Optional.empty();
+    private Function<String, Optional<String>> actorQueues = actor -> Optional.empty();
     private int eventWriterBatchSize = DEFAULT_EVENT_WRITER_BATCH_SIZE;
     private Duration eventWriterStatementTimeout = DEFAULT_EVENT_WRITER_STATEMENT_TIMEOUT;
     private JobListener listener = JobListener.NONE;
@@ -434,10 +452,19 @@ public final class JobsClient {
      */
     public Builder actors(Collection<? extends Actor<?>> actors) {
       Map<String, RetryPolicy> policies = new HashMap<>();
+      Map<String, String> queues = new HashMap<>();
       for (Actor<?> actor : actors) {
         actor.retryPolicy().ifPresent(p -> policies.put(actor.name(), p));
+        queues.put(actor.name(), actor.queue());
       }
+      actorQueues(name -> Optional.ofNullable(queues.get(name)));
       return actorPolicies(name -> Optional.ofNullable(policies.get(name)));
+    }
+
+    /** The actor queue lookup (R5; a {@code TaskQ} passes a live view of its actors). */
+    Builder actorQueues(Function<String, Optional<String>> lookup) {
+      this.actorQueues = Objects.requireNonNull(lookup, "actorQueues");
+      return this;
     }
 
     /** The actor policy lookup (a {@code TaskQ} passes a live view of its registered actors). */

@@ -118,6 +118,9 @@ public final class TaskQ implements AutoCloseable {
   /** L3: the registered actors' own retry policies, read by the client at every enqueue. */
   private final Map<String, RetryPolicy> actorPolicies = new ConcurrentHashMap<>();
 
+  /** R5: the registered actors' declared queues, where their jobs go unless a request names one. */
+  private final Map<String, String> actorQueues = new ConcurrentHashMap<>();
+
   private @Nullable PostgresProgressStore ownedProgress;
   // Volatile, and read without the TaskQ lock by the probes (health, isLeader, isRunning,
   // isClosed): start() and close() hold that lock while they talk to the database, and a probe
@@ -179,6 +182,7 @@ public final class TaskQ implements AutoCloseable {
           "an actor named '" + actor.name() + "' is already registered");
     }
     actor.retryPolicy().ifPresent(p -> actorPolicies.put(actor.name(), p));
+    actorQueues.put(actor.name(), actor.queue());
     return this;
   }
 
@@ -281,6 +285,7 @@ public final class TaskQ implements AutoCloseable {
           JobsClient.configured(dataSource(), config)
               .listener(jobListener)
               .actorPolicies(name -> Optional.ofNullable(actorPolicies.get(name)))
+              .actorQueues(name -> Optional.ofNullable(actorQueues.get(name)))
               .build();
       jobs = client;
     }
