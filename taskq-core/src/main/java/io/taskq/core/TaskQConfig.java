@@ -519,6 +519,18 @@ public final class TaskQConfig {
   }
 
   /**
+   * What {@code TaskQ.start()} does with the schema's migrations (A7): {@code apply} what is
+   * pending (needs CREATE only when something is), {@code verify} that the schema is current and
+   * refuse to start otherwise (no CREATE needed), or {@code skip} the check (the schema is managed
+   * elsewhere).
+   *
+   * <p>Default: apply. Range: apply, verify or skip.
+   */
+  public String migrate() {
+    return values.get(KnobCatalog.MIGRATE);
+  }
+
+  /**
    * Address the HTTP endpoint binds to.
    *
    * <p>Default: 127.0.0.1. Range: a host name or IP address.
@@ -902,6 +914,11 @@ public final class TaskQConfig {
     /** Sets {@link TaskQConfig#httpPort()} ({@code TASKQ_HTTP_PORT}). */
     public Builder httpPort(int value) {
       return set(KnobCatalog.HTTP_PORT, value);
+    }
+
+    /** Sets {@link TaskQConfig#migrate()} ({@code TASKQ_MIGRATE}): apply, verify or skip. */
+    public Builder migrate(String value) {
+      return set(KnobCatalog.MIGRATE, Objects.requireNonNull(value, "migrate"));
     }
 
     /** Sets {@link TaskQConfig#httpBind()} ({@code TASKQ_HTTP_BIND}). */

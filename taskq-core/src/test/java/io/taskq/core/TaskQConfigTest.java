@@ -180,6 +180,7 @@ class TaskQConfigTest {
             .shutdownGrace(Duration.ZERO)
             .resultTtl(Duration.ofHours(2))
             .maxPayloadBytes(4096)
+            .migrate("skip")
             .httpPort(9090)
             .httpBind("::1")
             .dashboardPort(8081)
@@ -197,6 +198,7 @@ class TaskQConfigTest {
     assertThat(config.schemaName()).isEqualTo(SchemaName.of("jobs"));
     assertThat(config.workerQueues()).containsExactly("a", "b");
     assertThat(config.httpBind()).isEqualTo("::1");
+    assertThat(config.migrate()).isEqualTo("skip");
     assertThat(config.databasePassword()).contains("pw");
   }
 

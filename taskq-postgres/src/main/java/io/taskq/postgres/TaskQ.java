@@ -25,12 +25,14 @@ import io.taskq.postgres.internal.leader.LeaderConnectionSource;
 import io.taskq.postgres.internal.maintenance.Maintenance;
 import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
 import io.taskq.postgres.internal.migrate.Migrations;
+import io.taskq.postgres.internal.migrate.PostgresMigrations;
 import io.taskq.postgres.internal.operations.PostgresOperations;
 import io.taskq.postgres.internal.startup.StartupChecks;
 import io.taskq.postgres.internal.sweep.MaintenanceSweeps;
 import io.taskq.postgres.internal.worker.Worker;
 import io.taskq.postgres.internal.worker.WorkerSettings;
 import io.taskq.postgres.operations.Operations;
+import io.taskq.postgres.operations.SchemaMigrations;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -187,8 +189,10 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
-   * Brings the schema up to date (unless disabled), registers this process as a worker with its
-   * actors, starts claiming, and starts campaigning for maintenance leadership (unless disabled).
+   * Brings the schema up to date, or checks it is ({@code TASKQ_MIGRATE}: apply, verify or skip;
+   * not at all when {@link Builder#migrate(boolean)} is false), registers this process as a worker
+   * with its actors, starts claiming, and starts campaigning for maintenance leadership (unless
+   * disabled).
    *
    * @throws IllegalStateException when no actor is registered, or when started or closed already;
    *     when the database in {@code TASKQ_DATABASE_URL} does not answer (naming it)
@@ -208,7 +212,7 @@ public final class TaskQ implements AutoCloseable {
     DataSource dataSource = dataSource();
     state = State.STARTED;
     if (migrate) {
-      Migrations.apply(dataSource, config.schemaName());
+      migrateAtStart(dataSource);
     }
     worker =
         Worker.start(
@@ -232,6 +236,27 @@ public final class TaskQ implements AutoCloseable {
       cron = loop;
       loop.start();
     }
+  }
+
+  /** A7: what {@code TASKQ_MIGRATE} asks for: apply what is pending, verify, or skip. */
+  private void migrateAtStart(DataSource dataSource) {
+    switch (config.migrate()) {
+      case "verify" -> Migrations.verify(dataSource, config.schemaName());
+      case "skip" -> {
+        // the schema is managed elsewhere
+      }
+      default -> Migrations.apply(dataSource, config.schemaName());
+    }
+  }
+
+  /**
+   * The schema's migrations as an operation (A7): apply, verify, status ({@code
+   * docs/operations.md}). Usable before {@link #start()} and in a producer-only process.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized SchemaMigrations migrations() {
+    return new PostgresMigrations(dataSource(), config.schemaName());
   }
 
   /**

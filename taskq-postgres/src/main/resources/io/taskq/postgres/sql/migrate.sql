@@ -24,6 +24,15 @@ CREATE TABLE IF NOT EXISTS {schema}.schema_migrations (
   applied_at  timestamptz NOT NULL DEFAULT clock_timestamp()
 )
 
+-- name: history_exists
+-- A7: has the schema a history table? Checked before creating it, so a role without CREATE can
+-- apply (nothing) to, verify and read a current schema. Binds: the qualified, quoted table name.
+SELECT to_regclass(?) IS NOT NULL
+
+-- name: applied_at
+-- A7: the history with its times, for status and verify.
+SELECT version, name, checksum, applied_at FROM {schema}.schema_migrations ORDER BY version
+
 -- name: applied
 SELECT version, name, checksum FROM {schema}.schema_migrations ORDER BY version
 

@@ -243,6 +243,16 @@ public final class KnobCatalog {
           Rules.between(1, 1 << 28),
           Knob.Exposure.PLAIN);
 
+  // Migrations at start (A7): apply what is pending, verify the schema is current, or skip.
+  public static final Knob<String> MIGRATE =
+      define(
+          "TASKQ_MIGRATE",
+          "migrate",
+          ValueTypes.text(),
+          "apply",
+          Rules.oneOf("apply", "verify", "skip"),
+          Knob.Exposure.PLAIN);
+
   // HTTP readiness endpoint (O7).
   public static final Knob<Integer> HTTP_PORT = count("TASKQ_HTTP_PORT", "httpPort", 0, 0, 65_535);
   public static final Knob<String> HTTP_BIND =

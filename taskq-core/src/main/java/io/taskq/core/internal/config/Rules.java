@@ -122,6 +122,16 @@ public final class Rules {
                 : "is not http[s]://host[:port]");
   }
 
+  /** One of {@code values}, spelled exactly. */
+  public static Rule<String> oneOf(String... values) {
+    List<String> allowed = List.of(values);
+    String description =
+        String.join(", ", allowed.subList(0, allowed.size() - 1))
+            + " or "
+            + allowed.get(allowed.size() - 1);
+    return of(description, value -> allowed.contains(value) ? null : "is not " + description);
+  }
+
   /** Anything the value type could parse. */
   public static <T> Rule<T> any(String description) {
     return of(description, value -> null);

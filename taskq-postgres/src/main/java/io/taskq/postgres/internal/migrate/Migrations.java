@@ -4,6 +4,7 @@ import io.taskq.core.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.postgres.SchemaMigrationException;
 import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.operations.SchemaStatus;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -73,6 +74,38 @@ public final class Migrations {
     return new Migrations(MigrationIndex.builtIn(), DEFAULT_LOCK_WAIT).applyTo(connection, schema);
   }
 
+  /**
+   * A7: what {@code schema} records and what is pending, read without creating or locking anything.
+   *
+   * @throws SchemaMigrationException when the database cannot be read
+   */
+  public static SchemaStatus status(DataSource ds, SchemaName schema) {
+    return read(ds, schema, (history, c) -> history.status(c));
+  }
+
+  /**
+   * A7: the status of a current schema, read without creating or locking anything.
+   *
+   * @throws SchemaMigrationException naming what is pending, newer, foreign or changed
+   */
+  public static SchemaStatus verify(DataSource ds, SchemaName schema) {
+    return read(ds, schema, (history, c) -> history.verify(c));
+  }
+
+  private interface HistoryRead {
+    SchemaStatus read(SchemaHistory history, Connection c) throws SQLException;
+  }
+
+  private static SchemaStatus read(DataSource ds, SchemaName schema, HistoryRead read) {
+    NamedStatements sql = NamedStatements.load(STATEMENTS, schema);
+    try (Connection c = ds.getConnection()) {
+      return read.read(new SchemaHistory(MigrationIndex.builtIn(), schema, sql), c);
+    } catch (SQLException e) {
+      throw new SchemaMigrationException(
+          "cannot read the migrations of schema " + schema.quoted() + ": " + describe(e), e);
+    }
+  }
+
   /** The newest version the shipped migrations reach. */
   public static int latestVersion() {
     return MigrationIndex.builtIn().latestVersion();
@@ -110,8 +143,11 @@ public final class Migrations {
   private List<Migration> migrateLocked(Connection c, NamedStatements sql, SchemaName schema)
       throws SQLException {
     createSchemaIfMissing(c, sql, schema);
-    try (Statement s = c.createStatement()) {
-      s.execute(sql.get("create_history"));
+    // A7: only when missing, so a role without CREATE applies nothing to a current schema.
+    if (!new SchemaHistory(index, schema, sql).exists(c)) {
+      try (Statement s = c.createStatement()) {
+        s.execute(sql.get("create_history"));
+      }
     }
     List<Migration> pending = new MigrationPlan(index, schema).pending(recorded(c, sql));
     for (Migration m : pending) {
