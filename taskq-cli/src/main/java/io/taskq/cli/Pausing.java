@@ -1,0 +1,39 @@
+package io.taskq.cli;
+
+import io.taskq.postgres.operations.PauseTarget;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/** Pause and resume, shared by {@code queues} and {@code actors}. */
+final class Pausing {
+  private Pausing() {}
+
+  static int pause(
+      BaseCommand command, PauseTarget target, @Nullable String by, @Nullable String reason) {
+    String who = by != null ? by : System.getProperty("user.name");
+    boolean changed = command.ops().pause(target, who, reason);
+    report(command, target, "paused", changed, changed ? "paused" : "was already paused");
+    return ExitCodes.OK;
+  }
+
+  static int resume(BaseCommand command, PauseTarget target) {
+    boolean changed = command.ops().resume(target);
+    report(command, target, "resumed", changed, changed ? "resumed" : "was not paused");
+    return ExitCodes.OK;
+  }
+
+  private static void report(
+      BaseCommand command, PauseTarget target, String action, boolean changed, String text) {
+    if (command.json()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("kind", target.kind().dbValue());
+      m.put("name", target.name());
+      m.put(action, true);
+      m.put("changed", changed);
+      command.printJson(m);
+    } else {
+      command.session.out.println(target + " " + text);
+    }
+  }
+}

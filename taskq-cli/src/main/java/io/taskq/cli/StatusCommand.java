@@ -1,0 +1,132 @@
+package io.taskq.cli;
+
+import io.taskq.core.JobStatus;
+import io.taskq.postgres.ReclaimFeedLag;
+import io.taskq.postgres.operations.LeaderInfo;
+import io.taskq.postgres.operations.Operations;
+import io.taskq.postgres.operations.Pause;
+import io.taskq.postgres.operations.QueueInfo;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+
+/** {@code taskq status}: the schema at a glance. */
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Per queue: pending depth, scheduled, running, failures in the last hour, age of the oldest"
+          + " due job, paused. Then the paused queues and actors, the maintenance leader and the"
+          + " crash-reclaim feed's lag.",
+      "Sweep health and the breaker tier live in the leader process: read them from its /ready"
+          + " endpoint and taskq.* metrics."
+    })
+final class StatusCommand extends BaseCommand {
+  StatusCommand(Session session) {
+    super(session);
+  }
+
+  @Override
+  int run() {
+    Operations ops = ops();
+    List<QueueInfo> queues = ops.queues();
+    Map<String, Long> failures = ops.failuresSince(Instant.now().minus(Duration.ofHours(1)));
+    List<Pause> paused = ops.paused();
+    Optional<LeaderInfo> leader = ops.leader();
+    ReclaimFeedLag lag = taskq().reclaimEvents().lag();
+    if (json()) {
+      printJson(json(queues, failures, paused, leader, lag));
+    } else {
+      print(queues, failures, paused, leader, lag);
+    }
+    return ExitCodes.OK;
+  }
+
+  private Map<String, Object> json(
+      List<QueueInfo> queues,
+      Map<String, Long> failures,
+      List<Pause> paused,
+      Optional<LeaderInfo> leader,
+      ReclaimFeedLag lag) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("schema", taskq().schema().value());
+    List<Object> q = new ArrayList<>();
+    for (QueueInfo info : queues) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("queue", info.name());
+      row.put("counts", Rendering.counts(info.counts()));
+      row.put("failed_last_hour", failures.getOrDefault(info.name(), 0L));
+      row.put("oldest_pending_age_ms", info.oldestPendingAge());
+      row.put("paused", info.paused());
+      q.add(row);
+    }
+    m.put("queues", q);
+    m.put("paused", paused.stream().map(QueuesCommand::pauseJson).toList());
+    m.put("leader", leader.map(StatusCommand::leaderJson).orElse(null));
+    Map<String, Object> feed = new LinkedHashMap<>();
+    feed.put("held_back_events", lag.heldBackEvents());
+    feed.put("oldest_held_back_event_age_ms", lag.oldestHeldBackEventAge());
+    feed.put("oldest_transaction_age_ms", lag.oldestTransactionAge());
+    m.put("feed_lag", feed);
+    return m;
+  }
+
+  private static Map<String, Object> leaderJson(LeaderInfo l) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("pid", l.pid());
+    m.put("application_name", l.applicationName());
+    m.put("client_address", l.clientAddress());
+    m.put("since", l.since());
+    return m;
+  }
+
+  private void print(
+      List<QueueInfo> queues,
+      Map<String, Long> failures,
+      List<Pause> paused,
+      Optional<LeaderInfo> leader,
+      ReclaimFeedLag lag) {
+    session.out.println("schema " + taskq().schema().value());
+    Table t =
+        new Table("QUEUE", "PENDING", "SCHEDULED", "RUNNING", "FAILED 1H", "OLDEST", "PAUSED");
+    for (QueueInfo q : queues) {
+      t.row(
+          q.name(),
+          q.count(JobStatus.PENDING),
+          q.count(JobStatus.SCHEDULED),
+          q.count(JobStatus.RUNNING),
+          failures.getOrDefault(q.name(), 0L),
+          Durations.human(q.oldestPendingAge()),
+          q.paused() ? "yes" : "no");
+    }
+    t.print(session.out);
+    session.out.println(
+        "paused:   "
+            + (paused.isEmpty()
+                ? "nothing"
+                : String.join(", ", paused.stream().map(p -> p.target().toString()).toList())));
+    session.out.println(
+        "leader:   "
+            + leader
+                .map(
+                    l ->
+                        "pid "
+                            + l.pid()
+                            + (l.clientAddress() == null ? "" : " at " + l.clientAddress())
+                            + (l.applicationName().isEmpty()
+                                ? ""
+                                : " (" + l.applicationName() + ")"))
+                .orElse("none: no process runs maintenance for this schema"));
+    session.out.println(
+        "feed lag: "
+            + lag.heldBackEvents()
+            + " held-back events, oldest "
+            + Durations.human(lag.oldestHeldBackEventAge()));
+    session.out.println("sweeps:   see the leader's /ready and taskq.* metrics");
+  }
+}

@@ -1,0 +1,164 @@
+package io.taskq.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskq.testing.TaskQTest;
+import io.taskq.testing.TestServices;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * A8: the CLI in-process ({@link TaskQCli#run}) against real PostgreSQL, in this class's own
+ * schema: migrations, status, jobs, queues, exit codes and error messages. The tests run in order
+ * on one schema (the first migrates it).
+ */
+@TaskQTest
+@Tag("A8")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TaskQCliTest {
+  /** One run's exit code and streams. */
+  record Run(int code, String out, String err) {}
+
+  static Run cli(TestServices services, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Map<String, String> env =
+        Map.of("TASKQ_DATABASE_URL", services.jdbcUrl(), "TASKQ_SCHEMA_NAME", services.schema());
+    int code =
+        TaskQCli.run(
+            args,
+            env,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  @Order(1)
+  @Tag("A7")
+  void migrate_verifyFailsOnAFreshSchema_applyMakesItCurrent_statusListsIt(TestServices s) {
+    Run before = cli(s, "migrate", "--verify");
+    assertThat(before.code()).as(before.err()).isEqualTo(ExitCodes.SCHEMA_NOT_CURRENT);
+    assertThat(before.err()).contains("pending");
+    Run apply = cli(s, "migrate");
+    assertThat(apply.code()).as(apply.err()).isZero();
+    assertThat(apply.out()).contains("applied V001__jobs.sql");
+    assertThat(cli(s, "migrate", "--verify").code()).isZero();
+    Run status = cli(s, "migrate", "--status", "--json");
+    assertThat(status.out())
+        .contains("\"current\":true")
+        .contains("\"name\":\"V007__operations.sql\"");
+  }
+
+  @Test
+  @Order(2)
+  void status_jobsList_andQueuesPause_work(TestServices s) throws Exception {
+    try (Connection c = s.dataSource().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(
+          "INSERT INTO \""
+              + s.schema()
+              + "\".jobs (actor, queue, status, payload, run_at, attempt, max_attempts,"
+              + " retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, error_class,"
+              + " error_message, finished_at) SELECT 'mail', 'emails', 'failed', '{}', now(), 1, 1,"
+              + " 'constant', 10, 10, 0, 'java.io.IOException', 'smtp down', now()"
+              + " FROM generate_series(1, 3)");
+    }
+    Run status = cli(s, "status");
+    assertThat(status.code()).as(status.err()).isZero();
+    assertThat(status.out()).contains("QUEUE").contains("emails").contains("leader:");
+
+    Run list = cli(s, "jobs", "list", "--status", "failed", "--json");
+    assertThat(list.code()).as(list.err()).isZero();
+    assertThat(list.out())
+        .contains("\"status\":\"failed\"")
+        .contains("\"error_class\":\"java.io.IOException\"");
+    assertThat(list.out().split("\"id\":", -1)).hasSize(4);
+
+    Run pause = cli(s, "queues", "pause", "emails", "--reason", "smtp down");
+    assertThat(pause.code()).as(pause.err()).isZero();
+    assertThat(pause.out()).contains("queue 'emails' paused");
+    assertThat(cli(s, "queues", "list", "--json").out()).contains("\"paused\":true");
+    assertThat(cli(s, "status", "--json").out()).contains("\"name\":\"emails\"");
+    assertThat(cli(s, "queues", "resume", "emails").out()).contains("resumed");
+  }
+
+  @Test
+  @Order(3)
+  @Tag("A3")
+  void jobsRetry_byIdAndByFilter(TestServices s) {
+    String firstId =
+        cli(s, "jobs", "list", "--status", "failed", "--limit", "1", "--json")
+            .out()
+            .replaceAll("(?s).*?\"id\":(\\d+).*", "$1");
+    Run one = cli(s, "jobs", "retry", firstId, "--by", "test");
+    assertThat(one.code()).as(one.err()).isZero();
+    assertThat(one.out()).contains("retried");
+    Run refused = cli(s, "jobs", "retry", "--actor", "mail");
+    assertThat(refused.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(refused.out()).contains("2 jobs match").contains("--yes");
+    Run bulk = cli(s, "jobs", "retry", "--actor", "mail", "--yes", "--json");
+    assertThat(bulk.code()).as(bulk.err()).isZero();
+    assertThat(bulk.out()).contains("\"retried\":2");
+    Run show = cli(s, "jobs", "show", firstId);
+    assertThat(show.out()).contains("manually_retried").contains("retried by test");
+  }
+
+  @Test
+  @Order(4)
+  void errors_areOneClearLineWithADocumentedCode(TestServices s) {
+    Run unknownJob = cli(s, "jobs", "show", "987654321");
+    assertThat(unknownJob.code()).isEqualTo(ExitCodes.NOT_FOUND);
+    assertThat(unknownJob.err()).contains("no job 987654321");
+    Run badStatus = cli(s, "jobs", "list", "--status", "bogus");
+    assertThat(badStatus.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(badStatus.err()).contains("unknown job status 'bogus'");
+    Run badTime = cli(s, "jobs", "list", "--created-after", "yesterday");
+    assertThat(badTime.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(badTime.err()).contains("--created-after");
+    Run unreachable =
+        cli(
+            s,
+            "status",
+            "--database-url",
+            "jdbc:postgresql://127.0.0.1:1/nothing?user=x&password=secret");
+    assertThat(unreachable.code()).as(unreachable.err()).isEqualTo(ExitCodes.UNREACHABLE);
+    assertThat(unreachable.err()).contains("TASKQ_DATABASE_URL").doesNotContain("secret");
+    Run otherSchema = cli(s, "status", "--schema", s.schema() + "_missing");
+    assertThat(otherSchema.code()).as(otherSchema.err()).isEqualTo(ExitCodes.SCHEMA_NOT_CURRENT);
+    assertThat(otherSchema.err()).contains("taskq migrate");
+    assertThat(cli(s, "nonsense").code()).isEqualTo(ExitCodes.USAGE);
+  }
+
+  @Test
+  @Order(5)
+  void everyCommand_hasHelp(TestServices s) {
+    for (String[] command :
+        List.of(
+            new String[] {"--help"},
+            new String[] {"migrate", "--help"},
+            new String[] {"status", "--help"},
+            new String[] {"jobs", "list", "--help"},
+            new String[] {"jobs", "show", "--help"},
+            new String[] {"jobs", "retry", "--help"},
+            new String[] {"jobs", "cancel", "--help"},
+            new String[] {"queues", "pause", "--help"},
+            new String[] {"actors", "deregister", "--help"},
+            new String[] {"schedules", "list", "--help"})) {
+      Run help = cli(s, command);
+      assertThat(help.code()).as(String.join(" ", command)).isZero();
+      assertThat(help.out()).as(String.join(" ", command)).contains("Usage: taskq");
+    }
+  }
+}
