@@ -51,7 +51,7 @@ final class MigrateCommand extends BaseCommand {
         report("schema is current", status, List.of());
         return ExitCodes.OK;
       } catch (SchemaMigrationException e) {
-        throw new CliException(ExitCodes.SCHEMA_NOT_CURRENT, e.getMessage(), e);
+        throw new CliException(ExitCodes.SCHEMA_NOT_CURRENT, String.valueOf(e.getMessage()), e);
       }
     }
     List<String> applied = migrations.apply();

@@ -15,7 +15,7 @@ final class Progress {
 
   void batch(int batches, long done) {
     int width = 20;
-    int filled = (int) (batches % (width + 1));
+    int filled = batches % (width + 1);
     err.print(
         "\r["
             + "#".repeat(filled)

@@ -18,7 +18,7 @@ class CliLauncherTest {
   @Test
   void binTaskq_migratesAndShowsStatus(TestServices services) throws Exception {
     Path launcher = Path.of("..", "bin", "taskq").toAbsolutePath().normalize();
-    assertThat(launcher.toFile()).canExecute();
+    assertThat(launcher.toFile().canExecute()).as(launcher + " is executable").isTrue();
     Result migrate = run(launcher, services, "migrate");
     assertThat(migrate.code()).as(migrate.output()).isZero();
     Result status = run(launcher, services, "status", "--json");
