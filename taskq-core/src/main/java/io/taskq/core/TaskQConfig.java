@@ -85,6 +85,15 @@ public final class TaskQConfig {
     return builder().build();
   }
 
+  /**
+   * Every setting, in documentation order: the catalog a framework integration maps its own
+   * properties onto (the Spring Boot starter's {@code taskq.*} keys), so that they are validated
+   * with the same rules and reported in the same message as {@code TASKQ_*} variables.
+   */
+  public static List<TaskQSetting> settings() {
+    return TaskQSetting.ALL;
+  }
+
   /** A builder holding this configuration's values, to derive a changed copy. */
   public Builder newBuilder() {
     return new Builder(SettingsDraft.of(values));
@@ -978,6 +987,28 @@ public final class TaskQConfig {
     public Builder dashboardOrigin(String value) {
       return setText(
           KnobCatalog.DASHBOARD_ORIGIN, Objects.requireNonNull(value, "dashboardOrigin"));
+    }
+
+    /**
+     * Sets the knob of {@code envName} (e.g. {@code TASKQ_CLAIM_BATCH_SIZE}) as text a framework
+     * read from its own property {@code name} (e.g. {@code taskq.claim-batch-size}) at {@code
+     * origin} (e.g. {@code "class path resource [application.yml] - 3:22"}). The text is parsed and
+     * checked by {@link #build()} like an environment variable's, and its problems name {@code
+     * name} and {@code origin}. It wins over the environment; an environment value for the same
+     * knob that differs is reported as a problem. A later setter call wins over it.
+     *
+     * @throws IllegalArgumentException when {@code envName} is not a setting's variable
+     */
+    public Builder setProperty(String envName, String text, String name, String origin) {
+      Objects.requireNonNull(text, "text");
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(origin, "origin");
+      Knob<?> knob = KnobCatalog.byEnvName(Objects.requireNonNull(envName, "envName"));
+      if (knob == null) {
+        throw new IllegalArgumentException(envName + " is not a TaskQ setting");
+      }
+      draft.setProperty(knob, text, name, origin);
+      return this;
     }
 
     /**

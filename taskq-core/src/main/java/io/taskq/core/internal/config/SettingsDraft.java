@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The mutable state behind {@code TaskQConfig.Builder}: what was set, as text or as a value, and
@@ -23,10 +24,29 @@ import java.util.TreeMap;
 public final class SettingsDraft {
   private static final String PREFIX = "TASKQ_";
 
-  private record Entry(Source source, Object value, boolean isText) {}
+  /**
+   * One setting. {@code name} and {@code origin} are set for a {@link Source#PROPERTY}: the name
+   * the user wrote (e.g. {@code taskq.claim-batch-size}) and where ({@code application.yml}, line
+   * 3), which its error messages show instead of the variable.
+   */
+  private record Entry(
+      Source source, Object value, boolean isText, @Nullable String name, @Nullable String origin) {
+    Entry(Source source, Object value, boolean isText) {
+      this(source, value, isText, null, null);
+    }
+
+    String shownName(Knob<?> knob) {
+      return name != null ? name : knob.envName();
+    }
+
+    String describeSource(Knob<?> knob) {
+      return origin != null ? "from " + origin : source.describe(knob);
+    }
+  }
 
   private final Map<Knob<?>, Entry> entries = new HashMap<>();
   private final List<Problem> unknownVariables = new ArrayList<>();
+  private final List<Problem> conflicts = new ArrayList<>();
 
   /** A draft with nothing set: every knob at its default. */
   public SettingsDraft() {}
@@ -67,11 +87,45 @@ public final class SettingsDraft {
 
   /** Sets {@code knob} from code; checked by {@link #resolve()}. */
   public <T> void set(Knob<T> knob, T value) {
+    conflicts.removeIf(p -> p.variables().contains(knob.envName()));
     entries.put(knob, new Entry(Source.CODE, value, false));
+  }
+
+  /**
+   * Sets {@code knob} as text from a property called {@code name}, found at {@code origin}; it
+   * replaces the environment's value, and when the environment gave the same knob a different text
+   * that is a problem of its own (set both ways, the operator's intent is unclear). Error messages
+   * name {@code name} and {@code origin}.
+   */
+  public void setProperty(Knob<?> knob, String text, String name, String origin) {
+    Entry previous = entries.get(knob);
+    if (previous != null
+        && previous.source() == Source.ENVIRONMENT
+        && !previous.value().equals(text)) {
+      conflicts.add(conflict(knob, previous, text, name, origin));
+    }
+    entries.put(knob, new Entry(Source.PROPERTY, text, true, name, origin));
+  }
+
+  private static Problem conflict(
+      Knob<?> knob, Entry environment, String text, String name, String origin) {
+    return new Problem(
+        List.of(name, knob.envName()),
+        name
+            + "='"
+            + knob.showText(text)
+            + "' (from "
+            + origin
+            + ") and "
+            + knob.envName()
+            + "='"
+            + knob.showText((String) environment.value())
+            + "' (from the environment) set the same setting to different values; remove one");
   }
 
   /** Sets {@code knob} from code as text, parsed and checked by {@link #resolve()}. */
   public void setText(Knob<?> knob, String text) {
+    conflicts.removeIf(p -> p.variables().contains(knob.envName()));
     entries.put(knob, new Entry(Source.CODE, text, true));
   }
 
@@ -84,21 +138,24 @@ public final class SettingsDraft {
     List<Knob<?>> knobs = KnobCatalog.all();
     Object[] values = new Object[knobs.size()];
     Source[] sources = new Source[knobs.size()];
+    Entry[] used = new Entry[knobs.size()];
     boolean[] good = new boolean[knobs.size()];
     List<Problem> problems = new ArrayList<>();
     for (Knob<?> knob : knobs) {
       Entry entry =
           entries.getOrDefault(knob, new Entry(Source.DEFAULT, knob.defaultValue(), false));
       sources[knob.index()] = entry.source();
+      used[knob.index()] = entry;
       Optional<Object> value = check(knob, entry, problems);
       value.ifPresent(v -> values[knob.index()] = v);
       good[knob.index()] = value.isPresent();
     }
     for (CrossRule rule : KnobCatalog.crossRules()) {
       if (good[rule.shorter().index()] && good[rule.longer().index()]) {
-        checkCrossRule(rule, values, sources, problems);
+        checkCrossRule(rule, values, used, problems);
       }
     }
+    problems.addAll(conflicts);
     problems.addAll(unknownVariables);
     if (!problems.isEmpty()) {
       throw new TaskQConfigException(problems);
@@ -115,7 +172,7 @@ public final class SettingsDraft {
       try {
         value = knob.type().parse(text);
       } catch (BadValueException e) {
-        problems.add(knobProblem(knob, shown, entry.source(), e.problem()));
+        problems.add(knobProblem(knob, shown, entry, e.problem()));
         return Optional.empty();
       }
     } else {
@@ -123,20 +180,20 @@ public final class SettingsDraft {
     }
     String problem = knob.problem(value);
     if (problem != null) {
-      problems.add(knobProblem(knob, shown, entry.source(), problem));
+      problems.add(knobProblem(knob, shown, entry, problem));
       return Optional.empty();
     }
     return Optional.of(value);
   }
 
-  private static Problem knobProblem(Knob<?> knob, String shown, Source source, String problem) {
+  private static Problem knobProblem(Knob<?> knob, String shown, Entry entry, String problem) {
     return new Problem(
-        List.of(knob.envName()),
-        knob.envName()
+        List.of(entry.shownName(knob)),
+        entry.shownName(knob)
             + "='"
             + shown
             + "' ("
-            + source.describe(knob)
+            + entry.describeSource(knob)
             + ") "
             + problem
             + "; allowed: "
@@ -144,7 +201,7 @@ public final class SettingsDraft {
   }
 
   private static void checkCrossRule(
-      CrossRule rule, Object[] values, Source[] sources, List<Problem> problems) {
+      CrossRule rule, Object[] values, Entry[] entries, List<Problem> problems) {
     Knob<Duration> shorter = rule.shorter();
     Knob<Duration> longer = rule.longer();
     Duration shortValue = shorter.cast(values[shorter.index()]);
@@ -152,20 +209,22 @@ public final class SettingsDraft {
     if (rule.holds(shortValue, longValue)) {
       return;
     }
+    Entry shortEntry = entries[shorter.index()];
+    Entry longEntry = entries[longer.index()];
     problems.add(
         new Problem(
-            List.of(shorter.envName(), longer.envName()),
-            shorter.envName()
+            List.of(shortEntry.shownName(shorter), longEntry.shownName(longer)),
+            shortEntry.shownName(shorter)
                 + "='"
                 + shorter.show(shortValue)
                 + "' ("
-                + sources[shorter.index()].describe(shorter)
+                + shortEntry.describeSource(shorter)
                 + ") must be below "
-                + longer.envName()
+                + longEntry.shownName(longer)
                 + "='"
                 + longer.show(longValue)
                 + "' ("
-                + sources[longer.index()].describe(longer)
+                + longEntry.describeSource(longer)
                 + "): "
                 + rule.why()
                 + "; allowed: less than "

@@ -6,6 +6,12 @@ public enum Source {
   DEFAULT,
   /** A {@code TASKQ_*} environment variable. */
   ENVIRONMENT,
+  /**
+   * A framework's property naming the knob its own way (a Spring Boot {@code taskq.*} property): it
+   * wins over the environment, and a different {@code TASKQ_*} value for the same knob is an error
+   * rather than silently replaced.
+   */
+  PROPERTY,
   /** A builder setter: code wins over the environment (D6). */
   CODE;
 
@@ -14,6 +20,7 @@ public enum Source {
     return switch (this) {
       case DEFAULT -> "default";
       case ENVIRONMENT -> "from the environment";
+      case PROPERTY -> "from a property";
       case CODE -> "set in code via " + knob.accessor() + "()";
     };
   }

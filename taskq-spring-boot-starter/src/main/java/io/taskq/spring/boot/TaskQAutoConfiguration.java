@@ -1,0 +1,132 @@
+package io.taskq.spring.boot;
+
+import io.taskq.core.TaskQConfig;
+import io.taskq.core.spi.JobListener;
+import io.taskq.core.spi.MaintenanceListener;
+import io.taskq.postgres.TaskQ;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.LazyInitializationExcludeFilter;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.ConfigurableEnvironment;
+
+/**
+ * TaskQ on the application's {@code DataSource} (SB1): the settings ({@link TaskQConfig}, from
+ * {@code taskq.*} and {@code TASKQ_*}), the engine ({@link TaskQ}), its {@link TaskQLifecycle} and
+ * the transaction-joining {@link TaskQJobs}. Applies when a {@code DataSource} bean exists and
+ * {@code taskq.enabled} is not false; every bean backs off when the application declares its own.
+ */
+@AutoConfiguration(
+    afterName = {
+      "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+      "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
+      "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
+      "org.springframework.boot.liquibase.autoconfigure.LiquibaseAutoConfiguration"
+    })
+@ConditionalOnClass({TaskQ.class, DataSource.class})
+@ConditionalOnBean(DataSource.class)
+@ConditionalOnBooleanProperty(name = "taskq.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(TaskQProperties.class)
+public final class TaskQAutoConfiguration {
+  private static final Logger LOG = LoggerFactory.getLogger(TaskQAutoConfiguration.class);
+
+  /** Created by Spring. */
+  public TaskQAutoConfiguration() {}
+
+  /**
+   * The settings: {@code taskq.*} properties over {@code TASKQ_*} variables over the defaults, then
+   * every {@link TaskQConfigCustomizer}; all checked at once (SB2).
+   *
+   * @throws io.taskq.core.TaskQConfigException listing every bad setting, each by the name it was
+   *     given under and where
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  public TaskQConfig taskQConfig(
+      ConfigurableEnvironment environment, ObjectProvider<TaskQConfigCustomizer> customizers) {
+    TaskQConfig.Builder builder = SpringSettings.read(environment);
+    customizers.orderedStream().forEach(c -> c.customize(builder));
+    TaskQConfig config = builder.build();
+    warnWhenGraceOutlastsPhase(environment, config);
+    return config;
+  }
+
+  /**
+   * The engine, built but not started (its {@link TaskQLifecycle} starts it once every bean
+   * exists), after the database initializers (Flyway, Liquibase, {@code schema.sql}).
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  @DependsOnDatabaseInitialization
+  public TaskQ taskQ(
+      @TaskQDataSource ObjectProvider<DataSource> taskqDataSource,
+      ObjectProvider<DataSource> dataSources,
+      TaskQConfig config,
+      TaskQProperties properties,
+      ObjectProvider<MaintenanceListener> maintenanceListener,
+      ObjectProvider<JobListener> jobListener,
+      ObjectProvider<TaskQBuilderCustomizer> customizers) {
+    TaskQ.Builder builder =
+        TaskQ.builder(TaskQDataSources.pick(taskqDataSource, dataSources))
+            .config(config)
+            .maintenance(properties.getMaintenance().isEnabled());
+    maintenanceListener.ifUnique(builder::listener);
+    jobListener.ifUnique(builder::jobListener);
+    customizers.orderedStream().forEach(c -> c.customize(builder));
+    return builder.build();
+  }
+
+  /** Starts the engine with the context and stops it in the shutdown phase (SB1, SB6). */
+  @Bean
+  @ConditionalOnMissingBean
+  public TaskQLifecycle taskQLifecycle(TaskQ taskq, ListableBeanFactory beans) {
+    return new TaskQLifecycle(taskq, beans);
+  }
+
+  /** Enqueues inside the application's transactions (SB4). */
+  @Bean
+  @ConditionalOnMissingBean
+  public TaskQJobs taskQJobs(
+      TaskQ taskq,
+      @TaskQDataSource ObjectProvider<DataSource> taskqDataSource,
+      ObjectProvider<DataSource> dataSources) {
+    return new TaskQJobs(taskq, TaskQDataSources.pick(taskqDataSource, dataSources));
+  }
+
+  /** Keeps the lifecycle eager under {@code spring.main.lazy-initialization=true}. */
+  @Bean
+  static LazyInitializationExcludeFilter taskQLazyInitializationExcludeFilter() {
+    return LazyInitializationExcludeFilter.forBeanTypes(TaskQLifecycle.class);
+  }
+
+  /**
+   * Spring waits for each shutdown phase at most {@code
+   * spring.lifecycle.timeout-per-shutdown-phase} (30 s by default); a grace as long leaves no time
+   * to hand unfinished jobs back.
+   */
+  private static void warnWhenGraceOutlastsPhase(
+      ConfigurableEnvironment environment, TaskQConfig config) {
+    Duration phase =
+        environment.getProperty(
+            "spring.lifecycle.timeout-per-shutdown-phase", Duration.class, Duration.ofSeconds(30));
+    if (config.shutdownGrace().compareTo(phase) >= 0) {
+      LOG.warn(
+          "TaskQ: taskq.shutdown-grace ({}) is not below spring.lifecycle.timeout-per-shutdown-phase"
+              + " ({}): Spring may stop waiting before running handlers are released; raise the"
+              + " phase timeout a few seconds above the grace",
+          config.shutdownGrace(),
+          phase);
+    }
+  }
+}

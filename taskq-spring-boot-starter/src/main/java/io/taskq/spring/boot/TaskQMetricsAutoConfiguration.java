@@ -1,0 +1,46 @@
+package io.taskq.spring.boot;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.taskq.metrics.TaskQMetrics;
+import io.taskq.postgres.TaskQ;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * TaskQ's meters on the application's own {@link MeterRegistry}, whatever its type (SB5). The
+ * {@link TaskQMetrics} binding and the {@link TaskQQueueGauges} are contributed as {@code
+ * MeterBinder} beans and nothing more: Boot binds each once, after its customizers and filters. The
+ * starter never calls {@code bindTo} itself, which is what made a hand-wired binding fail at
+ * start-up ("already bound"). {@code TaskQMetrics} is also the engine's maintenance and job
+ * listener. Applies when Micrometer is on the class path and the application has a registry.
+ */
+@AutoConfiguration(
+    after = TaskQAutoConfiguration.class,
+    afterName = {
+      "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+      "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+      "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"
+    })
+@ConditionalOnClass({MeterRegistry.class, TaskQMetrics.class})
+@ConditionalOnBean({MeterRegistry.class, TaskQ.class})
+public final class TaskQMetricsAutoConfiguration {
+  /** Created by Spring. */
+  public TaskQMetricsAutoConfiguration() {}
+
+  /** The binding of TaskQ's signals, and the engine's listener. */
+  @Bean
+  @ConditionalOnMissingBean
+  public TaskQMetrics taskQMetrics() {
+    return new TaskQMetrics();
+  }
+
+  /** The queue depth and oldest-pending-age gauges. */
+  @Bean
+  @ConditionalOnMissingBean
+  public TaskQQueueGauges taskQQueueGauges(TaskQ taskq, TaskQProperties properties) {
+    return new TaskQQueueGauges(taskq, properties.getMetrics().getSamplePeriod());
+  }
+}
