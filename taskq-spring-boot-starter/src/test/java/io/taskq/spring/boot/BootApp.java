@@ -1,0 +1,85 @@
+package io.taskq.spring.boot;
+
+import io.taskq.core.Actor;
+import io.taskq.postgres.JobRequest;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** A small Boot application: an orders table and a mail actor, as a user would write them. */
+@SpringBootApplication(proxyBeanMethods = false)
+class BootApp {
+  /** What the mail actor was given, in order. */
+  static final List<String> MAILED = new CopyOnWriteArrayList<>();
+
+  /** Opened by a test to let a slow job finish; null means jobs finish at once. */
+  static volatile CountDownLatch slowJobs = new CountDownLatch(0);
+
+  /** Counted down when a slow job starts. */
+  static volatile CountDownLatch slowStarted = new CountDownLatch(0);
+
+  @Bean
+  Actor<String> mailer() {
+    return Actor.rawJson(
+        "send-mail",
+        (json, ctx) -> {
+          slowStarted.countDown();
+          if (!slowJobs.await(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the test never released the slow job");
+          }
+          MAILED.add(json);
+          return null;
+        });
+  }
+
+  @Service
+  static class Orders {
+    private final JdbcTemplate jdbc;
+    private final TaskQJobs jobs;
+    private final String table;
+    private final AtomicLong lastJob = new AtomicLong();
+
+    Orders(JdbcTemplate jdbc, TaskQJobs jobs, org.springframework.core.env.Environment env) {
+      this.jdbc = jdbc;
+      this.jobs = jobs;
+      this.table = env.getRequiredProperty("taskq.schema-name") + ".orders";
+    }
+
+    /** The business write and the job, in one transaction; {@code fail} rolls both back. */
+    @Transactional
+    public long place(String item, boolean fail) {
+      jdbc.update("INSERT INTO " + table + " (item) VALUES (?)", item);
+      long id = jobs.enqueue(JobRequest.of("send-mail", "{\"item\": \"" + item + "\"}"));
+      lastJob.set(id);
+      if (fail) {
+        throw new IllegalStateException("payment refused for " + item);
+      }
+      return id;
+    }
+
+    /** Enqueues in a read-only transaction: refused. */
+    @Transactional(readOnly = true)
+    public long placeReadOnly(String item) {
+      return jobs.enqueue(JobRequest.of("send-mail", "{\"item\": \"" + item + "\"}"));
+    }
+
+    /** The id the last {@link #place} call got for its job. */
+    public long lastJob() {
+      return lastJob.get();
+    }
+
+    public int count(String item) {
+      Integer n =
+          jdbc.queryForObject(
+              "SELECT count(*) FROM " + table + " WHERE item = ?", Integer.class, item);
+      return n == null ? 0 : n;
+    }
+  }
+}
