@@ -48,7 +48,7 @@ final class SpringSettings {
           "TASKQ_ENABLED",
           "TASKQ_MAINTENANCE_",
           "TASKQ_METRICS_",
-          "TASKQ_DASHBOARD_",
+          "TASKQ_DASHBOARD_ENABLED",
           "TASKQ_HEALTH_");
 
   private SpringSettings() {}
