@@ -65,6 +65,22 @@ final class SpringSettings {
     return builder;
   }
 
+  /** Whether the setting of {@code envName} is given as a property or as its variable. */
+  static boolean isGiven(ConfigurableEnvironment environment, String envName) {
+    if (taskqVariables(environment).containsKey(envName)) {
+      return true;
+    }
+    for (TaskQSetting setting : TaskQConfig.settings()) {
+      if (setting.envName().equals(envName)) {
+        return (setting.isList()
+                ? findList(environment, propertyName(setting))
+                : findScalar(environment, setting, propertyName(setting)))
+            .isPresent();
+      }
+    }
+    return false;
+  }
+
   /** {@code taskq.claim-batch-size} for {@code TASKQ_CLAIM_BATCH_SIZE}. */
   static String propertyName(TaskQSetting setting) {
     return PREFIX + setting.kebabName();

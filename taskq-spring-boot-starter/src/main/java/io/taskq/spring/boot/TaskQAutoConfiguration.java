@@ -56,10 +56,40 @@ public final class TaskQAutoConfiguration {
   public TaskQConfig taskQConfig(
       ConfigurableEnvironment environment, ObjectProvider<TaskQConfigCustomizer> customizers) {
     TaskQConfig.Builder builder = SpringSettings.read(environment);
+    Duration phase = shutdownPhaseTimeout(environment);
+    if (!SpringSettings.isGiven(environment, "TASKQ_SHUTDOWN_GRACE")) {
+      builder.shutdownGrace(defaultGrace(phase));
+    }
     customizers.orderedStream().forEach(c -> c.customize(builder));
     TaskQConfig config = builder.build();
-    warnWhenGraceOutlastsPhase(environment, config);
+    if (config.shutdownGrace().compareTo(phase) >= 0) {
+      LOG.warn(
+          "TaskQ: taskq.shutdown-grace ({}) is not below spring.lifecycle.timeout-per-shutdown-phase"
+              + " ({}): Spring may stop waiting before running handlers are released; raise the"
+              + " phase timeout a few seconds above the grace",
+          config.shutdownGrace(),
+          phase);
+    }
     return config;
+  }
+
+  /**
+   * The grace when none is given: 5 seconds below Spring's phase timeout (25 s for Boot's default
+   * 30 s), leaving time to hand unfinished jobs back within the phase; never above the catalog's
+   * default, and at least 1 second.
+   */
+  static Duration defaultGrace(Duration phase) {
+    Duration grace = phase.minusSeconds(5);
+    Duration catalogDefault = Duration.ofSeconds(30);
+    if (grace.compareTo(catalogDefault) > 0) {
+      return catalogDefault;
+    }
+    return grace.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : grace;
+  }
+
+  private static Duration shutdownPhaseTimeout(ConfigurableEnvironment environment) {
+    return environment.getProperty(
+        "spring.lifecycle.timeout-per-shutdown-phase", Duration.class, Duration.ofSeconds(30));
   }
 
   /**
@@ -108,25 +138,5 @@ public final class TaskQAutoConfiguration {
   @Bean
   static LazyInitializationExcludeFilter taskQLazyInitializationExcludeFilter() {
     return LazyInitializationExcludeFilter.forBeanTypes(TaskQLifecycle.class);
-  }
-
-  /**
-   * Spring waits for each shutdown phase at most {@code
-   * spring.lifecycle.timeout-per-shutdown-phase} (30 s by default); a grace as long leaves no time
-   * to hand unfinished jobs back.
-   */
-  private static void warnWhenGraceOutlastsPhase(
-      ConfigurableEnvironment environment, TaskQConfig config) {
-    Duration phase =
-        environment.getProperty(
-            "spring.lifecycle.timeout-per-shutdown-phase", Duration.class, Duration.ofSeconds(30));
-    if (config.shutdownGrace().compareTo(phase) >= 0) {
-      LOG.warn(
-          "TaskQ: taskq.shutdown-grace ({}) is not below spring.lifecycle.timeout-per-shutdown-phase"
-              + " ({}): Spring may stop waiting before running handlers are released; raise the"
-              + " phase timeout a few seconds above the grace",
-          config.shutdownGrace(),
-          phase);
-    }
   }
 }

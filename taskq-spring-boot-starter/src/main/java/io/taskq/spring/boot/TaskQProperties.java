@@ -20,6 +20,9 @@ public class TaskQProperties {
   /** The queue gauges. */
   private final Metrics metrics = new Metrics();
 
+  /** The dashboard mounted in the application's servlet container. */
+  private final Dashboard dashboard = new Dashboard();
+
   /** Whether to auto-configure TaskQ on the application's DataSource. */
   public boolean isEnabled() {
     return enabled;
@@ -38,6 +41,49 @@ public class TaskQProperties {
   /** The queue gauges. */
   public Metrics getMetrics() {
     return metrics;
+  }
+
+  /** The dashboard mounted in the application's servlet container. */
+  public Dashboard getDashboard() {
+    return dashboard;
+  }
+
+  /**
+   * {@code taskq.dashboard.*}: whether to mount the dashboard; its path, credentials and read-only
+   * mode are the {@code taskq.dashboard-*} settings of the catalog.
+   */
+  public static class Dashboard {
+    /**
+     * Whether to mount the TaskQ dashboard (taskq-dashboard on the class path) in this servlet
+     * application, under taskq.dashboard-path.
+     */
+    private boolean enabled = false;
+
+    /**
+     * With Spring Security: the authority a signed-in user needs to act (retry, cancel, pause);
+     * other signed-in users see read-only pages.
+     */
+    private String operatorAuthority = "ROLE_TASKQ_OPERATOR";
+
+    /** Whether to mount the dashboard. */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /** Sets {@link #isEnabled()}. */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    /** The authority that may act, with Spring Security. */
+    public String getOperatorAuthority() {
+      return operatorAuthority;
+    }
+
+    /** Sets {@link #getOperatorAuthority()}. */
+    public void setOperatorAuthority(String operatorAuthority) {
+      this.operatorAuthority = operatorAuthority;
+    }
   }
 
   /** {@code taskq.maintenance.*}. */

@@ -78,6 +78,29 @@ class TaskQPropertiesTest {
   }
 
   @Test
+  @Tag("SB6")
+  void withoutAGraceGivenItStaysFiveSecondsBelowSpringsPhaseTimeout(TestServices services) {
+    Contexts.on(services)
+        .run(
+            context ->
+                assertThat(context.getBean(TaskQConfig.class).shutdownGrace())
+                    .isEqualTo(Duration.ofSeconds(25)));
+    Contexts.on(services)
+        .withPropertyValues("spring.lifecycle.timeout-per-shutdown-phase=12s")
+        .run(
+            context ->
+                assertThat(context.getBean(TaskQConfig.class).shutdownGrace())
+                    .isEqualTo(Duration.ofSeconds(7)));
+    Contexts.on(services)
+        .withPropertyValues(
+            "spring.lifecycle.timeout-per-shutdown-phase=2m", "taskq.shutdown-grace=40s")
+        .run(
+            context ->
+                assertThat(context.getBean(TaskQConfig.class).shutdownGrace())
+                    .isEqualTo(Duration.ofSeconds(40)));
+  }
+
+  @Test
   void aPropertyEqualToTheVariableIsNoConflict(TestServices services) {
     Contexts.on(services)
         .withPropertyValues("taskq.claim-batch-size=9")
