@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -88,8 +89,9 @@ public final class TaskQAutoConfiguration {
   }
 
   private static Duration shutdownPhaseTimeout(ConfigurableEnvironment environment) {
-    return environment.getProperty(
-        "spring.lifecycle.timeout-per-shutdown-phase", Duration.class, Duration.ofSeconds(30));
+    return Binder.get(environment)
+        .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+        .orElse(Duration.ofSeconds(30));
   }
 
   /**

@@ -140,11 +140,9 @@ class TaskQDashboardMountTest {
             context -> {
               assertThat(context).hasNotFailed();
               assertThat(context.getBean(DashboardSettings.class).signsIn()).isTrue();
-              assertThat(
-                      context
-                          .getBean("taskqDashboard", ServletRegistrationBean.class)
-                          .getUrlMappings())
-                  .containsExactly("/taskq/*");
+              ServletRegistrationBean<?> mount =
+                  (ServletRegistrationBean<?>) context.getBean("taskqDashboard");
+              assertThat(mount.getUrlMappings()).containsExactly("/taskq/*");
             });
   }
 
