@@ -21,6 +21,7 @@ import io.taskq.postgres.internal.cron.CronFaults;
 import io.taskq.postgres.internal.cron.CronLoop;
 import io.taskq.postgres.internal.cron.PayloadFactories;
 import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
+import io.taskq.postgres.internal.execution.InlineRunner;
 import io.taskq.postgres.internal.leader.LeaderConnectionSource;
 import io.taskq.postgres.internal.maintenance.Maintenance;
 import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
@@ -109,6 +110,7 @@ public final class TaskQ implements AutoCloseable {
   private final @Nullable Executor executor;
   private final boolean migrate;
   private final boolean maintain;
+  private final boolean inline;
   private final MaintenanceListener maintenanceListener;
   private final Map<String, Integer> queueCaps;
   private final @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
@@ -143,6 +145,7 @@ public final class TaskQ implements AutoCloseable {
   private @Nullable CronLoop cron;
   private @Nullable Schedules schedules;
   private @Nullable Operations operations;
+  private @Nullable InlineRunner inlineRunner;
 
   private TaskQ(Builder builder, TaskQConfig config) {
     this.config = config;
@@ -150,6 +153,7 @@ public final class TaskQ implements AutoCloseable {
     this.executor = builder.executor;
     this.migrate = builder.migrate;
     this.maintain = builder.maintenance;
+    this.inline = builder.inline;
     this.maintenanceListener = builder.listener;
     this.queueCaps = Map.copyOf(builder.queueCaps);
     this.rateLimiters = builder.rateLimiters;
@@ -176,8 +180,9 @@ public final class TaskQ implements AutoCloseable {
    */
   public synchronized TaskQ register(Actor<?> actor) {
     Objects.requireNonNull(actor, "actor");
-    if (state != State.NEW) {
-      throw new IllegalStateException("register actors before start(); TaskQ is " + state);
+    if (state != State.NEW || inlineRunner != null) {
+      throw new IllegalStateException(
+          "register actors before start() and before the first job runs inline; TaskQ is " + state);
     }
     if (actors.putIfAbsent(actor.name(), actor) != null) {
       throw new IllegalArgumentException(
@@ -213,6 +218,9 @@ public final class TaskQ implements AutoCloseable {
     state = State.STARTED;
     if (migrate) {
       migrateAtStart(dataSource);
+    }
+    if (inline) {
+      return; // P5: no worker, no maintenance; enqueues run their jobs in the caller's thread
     }
     worker =
         Worker.start(
@@ -306,12 +314,15 @@ public final class TaskQ implements AutoCloseable {
   public synchronized JobsClient jobs() {
     JobsClient client = jobs;
     if (client == null) {
-      client =
+      JobsClient.Builder builder =
           JobsClient.configured(dataSource(), config)
               .listener(jobListener)
               .actorPolicies(name -> Optional.ofNullable(actorPolicies.get(name)))
-              .actorQueues(name -> Optional.ofNullable(actorQueues.get(name)))
-              .build();
+              .actorQueues(name -> Optional.ofNullable(actorQueues.get(name)));
+      if (inline) {
+        builder.afterCommit(this::runInline);
+      }
+      client = builder.build();
       jobs = client;
     }
     return client;
@@ -462,6 +473,83 @@ public final class TaskQ implements AutoCloseable {
       ps.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
       ps.executeQuery().close();
     }
+  }
+
+  /**
+   * Runs every due job of the registered actors now, in the calling thread, one attempt each, until
+   * none is due, and returns the attempts in the order they ran (P5, {@code docs/testing.md}). Jobs
+   * the handlers enqueue meanwhile run too; a job whose attempt failed and waits out its retry
+   * backoff is not due, and scheduled jobs are not run: see {@link #drainIncludingScheduled()}.
+   *
+   * <p>Each attempt is a worker's attempt (the same claim fencing, codec, handler, completion
+   * statement and stamped retry policy), run by the caller's thread; concurrency caps and rate
+   * limits are not consulted and no heartbeat renews the lease. Meant for tests; works whether or
+   * not this TaskQ runs a worker (a job a worker claimed first is left to it).
+   *
+   * @throws IllegalStateException when no actor is registered, after {@link #close()}, or when 100
+   *     000 attempts ran and jobs are still due (handlers that enqueue without end)
+   * @throws JobStoreException when the database fails
+   */
+  public List<RanAttempt> drain() {
+    return drain(false);
+  }
+
+  /**
+   * {@link #drain()}, including scheduled jobs and jobs waiting out a retry backoff: each job runs
+   * now, attempt after attempt, until it ends (its attempts are bounded by its retry policy).
+   *
+   * @throws IllegalStateException as {@link #drain()} does
+   * @throws JobStoreException when the database fails
+   */
+  public List<RanAttempt> drainIncludingScheduled() {
+    return drain(true);
+  }
+
+  private List<RanAttempt> drain(boolean includeScheduled) {
+    InlineRunner runner = inlineRunner();
+    try {
+      return runner.drain(includeScheduled);
+    } catch (SQLException e) {
+      throw new JobStoreException("drain failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Inline mode: runs each committed job in the enqueueing thread until it ends. */
+  private void runInline(List<Long> ids) {
+    InlineRunner runner = inlineRunner();
+    for (long id : ids) {
+      try {
+        runner.runToEnd(id);
+      } catch (SQLException e) {
+        throw new JobStoreException(
+            "job "
+                + id
+                + " was enqueued and committed, but running it inline failed: "
+                + e.getMessage(),
+            e);
+      }
+    }
+  }
+
+  private synchronized InlineRunner inlineRunner() {
+    if (actors.isEmpty()) {
+      throw new IllegalStateException("register at least one actor before running jobs inline");
+    }
+    InlineRunner runner = inlineRunner;
+    if (runner == null) {
+      runner =
+          new InlineRunner(
+              dataSource(),
+              NamedStatements.load("io/taskq/postgres/sql/inline.sql", schema()),
+              NamedStatements.load("io/taskq/postgres/sql/completion.sql", schema()),
+              actors,
+              new InlineRunner.Durations(
+                  config.leasePeriod(), config.resultTtl(), config.maxRetryBackoff()),
+              jobListener,
+              progress());
+      inlineRunner = runner;
+    }
+    return runner;
   }
 
   /** The application's data source, or the pool TaskQ opens on first use. */
@@ -692,6 +780,7 @@ public final class TaskQ implements AutoCloseable {
     private @Nullable Executor executor;
     private boolean migrate = true;
     private boolean maintenance = true;
+    private boolean inline;
     private MaintenanceListener listener = MaintenanceListener.NONE;
     private final Map<String, Integer> queueCaps = new TreeMap<>();
     private @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
@@ -777,6 +866,22 @@ public final class TaskQ implements AutoCloseable {
      */
     public Builder maintenance(boolean maintenance) {
       this.maintenance = maintenance;
+      return this;
+    }
+
+    /**
+     * Inline mode, for fast tests of the code that enqueues (P5, {@code docs/testing.md}): {@link
+     * TaskQ#start()} migrates but runs no worker and no maintenance, and each job enqueued through
+     * {@link TaskQ#jobs()} runs in the enqueueing thread right after its transaction commits,
+     * attempt after attempt (a retry's backoff is not waited out) until it ends, through the same
+     * claim fencing, codec, handler, completion statement and stamped retry policy as a worker's
+     * attempt. A job enqueued on the caller's connection runs at once in auto-commit mode; inside
+     * the caller's transaction TaskQ cannot see the commit, so it runs at the next {@link
+     * TaskQ#drain()}. Batches ({@code enqueueBatch}) and scheduled jobs also wait for a drain.
+     * Handler failures are recorded on the job, never thrown to the enqueuer. Default off.
+     */
+    public Builder inline() {
+      this.inline = true;
       return this;
     }
 
