@@ -111,6 +111,7 @@ public final class TaskQ implements AutoCloseable {
   private final boolean migrate;
   private final boolean maintain;
   private final boolean inline;
+  private final boolean runsWorker;
   private final MaintenanceListener maintenanceListener;
   private final Map<String, Integer> queueCaps;
   private final @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
@@ -154,6 +155,7 @@ public final class TaskQ implements AutoCloseable {
     this.migrate = builder.migrate;
     this.maintain = builder.maintenance;
     this.inline = builder.inline;
+    this.runsWorker = !builder.inline && !builder.drainOnly;
     this.maintenanceListener = builder.listener;
     this.queueCaps = Map.copyOf(builder.queueCaps);
     this.rateLimiters = builder.rateLimiters;
@@ -219,8 +221,8 @@ public final class TaskQ implements AutoCloseable {
     if (migrate) {
       migrateAtStart(dataSource);
     }
-    if (inline) {
-      return; // P5: no worker, no maintenance; enqueues run their jobs in the caller's thread
+    if (!runsWorker) {
+      return; // P5: no worker, no maintenance; jobs run inline or when a test drains
     }
     worker =
         Worker.start(
@@ -781,6 +783,7 @@ public final class TaskQ implements AutoCloseable {
     private boolean migrate = true;
     private boolean maintenance = true;
     private boolean inline;
+    private boolean drainOnly;
     private MaintenanceListener listener = MaintenanceListener.NONE;
     private final Map<String, Integer> queueCaps = new TreeMap<>();
     private @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
@@ -878,10 +881,25 @@ public final class TaskQ implements AutoCloseable {
      * attempt. A job enqueued on the caller's connection runs at once in auto-commit mode; inside
      * the caller's transaction TaskQ cannot see the commit, so it runs at the next {@link
      * TaskQ#drain()}. Batches ({@code enqueueBatch}) and scheduled jobs also wait for a drain.
-     * Handler failures are recorded on the job, never thrown to the enqueuer. Default off.
+     * Handler failures are recorded on the job, never thrown to the enqueuer. Replaces {@link
+     * #drainOnly()}. Default off.
      */
     public Builder inline() {
       this.inline = true;
+      this.drainOnly = false;
+      return this;
+    }
+
+    /**
+     * Drain-only mode, for tests that look at what was enqueued before anything runs (P5, {@code
+     * docs/testing.md}): {@link TaskQ#start()} migrates but runs no worker and no maintenance, so a
+     * job runs only when the test calls {@link TaskQ#drain()} or {@link
+     * TaskQ#drainIncludingScheduled()}, in the test's thread. Replaces {@link #inline()}. Default
+     * off.
+     */
+    public Builder drainOnly() {
+      this.drainOnly = true;
+      this.inline = false;
       return this;
     }
 

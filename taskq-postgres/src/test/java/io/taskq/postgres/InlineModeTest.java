@@ -187,6 +187,26 @@ class InlineModeTest {
   }
 
   @Test
+  void drainOnlyMode_runsNothingUntilADrain(TestServices services) throws Exception {
+    TestDb db = TestDb.of(services);
+    try (TaskQ taskq =
+        TaskQ.builder(db.dataSource)
+            .config(db.config().build())
+            .migrate(false)
+            .drainOnly()
+            .build()) {
+      taskq.register(recording("greet"));
+      taskq.start();
+      long id = taskq.jobs().enqueue(JobRequest.of("greet", "{}"));
+      assertThat(threads).isEmpty();
+      assertThat(db.status(id)).isEqualTo("pending");
+      assertThat(db.count("workers")).isZero();
+      assertThat(taskq.drain()).extracting(RanAttempt::jobId).containsExactly(id);
+      assertThat(threads).hasSize(1);
+    }
+  }
+
+  @Test
   void drain_withoutActors_saysSo(TestServices services) {
     try (TaskQ taskq = TestDb.of(services).taskq()) {
       assertThatThrownBy(taskq::drain)
