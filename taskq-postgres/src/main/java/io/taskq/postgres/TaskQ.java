@@ -2,6 +2,7 @@ package io.taskq.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.core.Actor;
+import io.taskq.core.JobInterceptor;
 import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
@@ -114,6 +115,7 @@ public final class TaskQ implements AutoCloseable {
   private final boolean runsWorker;
   private final MaintenanceListener maintenanceListener;
   private final Map<String, Integer> queueCaps;
+  private final List<JobInterceptor> interceptors;
   private final @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
   private final @Nullable ProgressStore givenProgress;
   private final JobListener jobListener;
@@ -158,6 +160,7 @@ public final class TaskQ implements AutoCloseable {
     this.runsWorker = !builder.inline && !builder.drainOnly;
     this.maintenanceListener = builder.listener;
     this.queueCaps = Map.copyOf(builder.queueCaps);
+    this.interceptors = List.copyOf(builder.interceptors);
     this.rateLimiters = builder.rateLimiters;
     this.givenProgress = builder.progress;
     this.jobListener = GuardedJobListener.of(builder.jobListener);
@@ -186,7 +189,7 @@ public final class TaskQ implements AutoCloseable {
       throw new IllegalStateException(
           "register actors before start() and before the first job runs inline; TaskQ is " + state);
     }
-    if (actors.putIfAbsent(actor.name(), actor) != null) {
+    if (actors.putIfAbsent(actor.name(), actor.withOuterInterceptors(interceptors)) != null) {
       throw new IllegalArgumentException(
           "an actor named '" + actor.name() + "' is already registered");
     }
@@ -786,6 +789,7 @@ public final class TaskQ implements AutoCloseable {
     private boolean drainOnly;
     private MaintenanceListener listener = MaintenanceListener.NONE;
     private final Map<String, Integer> queueCaps = new TreeMap<>();
+    private final List<JobInterceptor> interceptors = new ArrayList<>();
     private @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
     private @Nullable ProgressStore progress;
     private JobListener jobListener = JobListener.NONE;
@@ -869,6 +873,16 @@ public final class TaskQ implements AutoCloseable {
      */
     public Builder maintenance(boolean maintenance) {
       this.maintenance = maintenance;
+      return this;
+    }
+
+    /**
+     * Adds an interceptor around each attempt of every actor this TaskQ registers (P6): outside the
+     * actors' own interceptors, after the ones added before it. {@link JobInterceptor} states the
+     * contract (order, exceptions, what it may change, cost). Default none.
+     */
+    public Builder intercept(JobInterceptor interceptor) {
+      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
       return this;
     }
 
