@@ -1,10 +1,12 @@
 package io.taskq.benchmarks;
 
 import io.taskq.core.Actor;
+import io.taskq.core.JobInterceptor;
 import io.taskq.core.TaskQConfig;
 import io.taskq.postgres.TaskQ;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
@@ -33,6 +35,14 @@ final class WorkerRun implements AutoCloseable {
    * @param pollInterval the worker's polling fallback; long to prove LISTEN/NOTIFY alone wakes it
    */
   WorkerRun(BenchDatabase db, int threads, Duration pollInterval) {
+    this(db, threads, pollInterval, List.of());
+  }
+
+  /**
+   * @param interceptors registered for every actor of the worker's TaskQ (the interceptor figure)
+   */
+  WorkerRun(
+      BenchDatabase db, int threads, Duration pollInterval, List<JobInterceptor> interceptors) {
     this.db = db;
     TaskQConfig config =
         // TASKQ_* variables apply (e.g. TASKQ_CLAIM_BATCH_SIZE to compare batch sizes); the
@@ -42,7 +52,9 @@ final class WorkerRun implements AutoCloseable {
             .workerConcurrency(threads)
             .pollInterval(pollInterval)
             .build();
-    this.taskq = TaskQ.builder(db.pool).config(config).migrate(false).build();
+    TaskQ.Builder builder = TaskQ.builder(db.pool).config(config).migrate(false);
+    interceptors.forEach(builder::intercept);
+    this.taskq = builder.build();
     taskq.register(Actor.rawJson(EnqueueRun.ACTOR, (payload, ctx) -> count()));
   }
 

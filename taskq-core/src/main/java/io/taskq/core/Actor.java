@@ -3,6 +3,8 @@ package io.taskq.core;
 import io.taskq.core.internal.RedisKeys;
 import io.taskq.core.internal.TextBoundary;
 import io.taskq.core.ratelimit.RateLimit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -54,6 +56,7 @@ public final class Actor<T> {
   private final @Nullable Function<T, String> rateLimitKey;
   private final int maxConcurrency;
   private final int maxConcurrencyPerKey;
+  private final List<JobInterceptor> interceptors;
 
   private Actor(Builder<T> builder) {
     this.name = builder.name;
@@ -65,6 +68,23 @@ public final class Actor<T> {
     this.rateLimitKey = builder.rateLimitKey;
     this.maxConcurrency = builder.maxConcurrency;
     this.maxConcurrencyPerKey = builder.maxConcurrencyPerKey;
+    this.interceptors = List.copyOf(builder.interceptors);
+  }
+
+  /** A copy of {@code actor} whose interceptors are {@code outer}, then the actor's own. */
+  private Actor(Actor<T> actor, List<JobInterceptor> outer) {
+    this.name = actor.name;
+    this.queue = actor.queue;
+    this.codec = actor.codec;
+    this.handler = actor.handler;
+    this.retryPolicy = actor.retryPolicy;
+    this.rateLimit = actor.rateLimit;
+    this.rateLimitKey = actor.rateLimitKey;
+    this.maxConcurrency = actor.maxConcurrency;
+    this.maxConcurrencyPerKey = actor.maxConcurrencyPerKey;
+    List<JobInterceptor> all = new ArrayList<>(outer);
+    all.addAll(actor.interceptors);
+    this.interceptors = List.copyOf(all);
   }
 
   /**
@@ -143,6 +163,22 @@ public final class Actor<T> {
   /** Runs one attempt of a job. */
   public JobHandler<T> handler() {
     return handler;
+  }
+
+  /**
+   * The interceptors around each attempt of this actor's jobs, outermost first (see {@link
+   * JobInterceptor} for the contract); empty for none.
+   */
+  public List<JobInterceptor> interceptors() {
+    return interceptors;
+  }
+
+  /**
+   * This actor with {@code outer} around its own interceptors: how a TaskQ applies the interceptors
+   * registered for all its actors. Returns this actor when {@code outer} is empty.
+   */
+  public Actor<T> withOuterInterceptors(List<JobInterceptor> outer) {
+    return outer.isEmpty() ? this : new Actor<>(this, outer);
   }
 
   /** The retry policy an enqueue stamps when it names none; empty for the deployment default. */
@@ -247,6 +283,7 @@ public final class Actor<T> {
     private @Nullable Function<T, String> rateLimitKey;
     private int maxConcurrency;
     private int maxConcurrencyPerKey;
+    private final List<JobInterceptor> interceptors = new ArrayList<>();
 
     private Builder(String name, PayloadCodec<T> codec, JobHandler<T> handler) {
       this.name = checkName("actor name", name);
@@ -325,6 +362,16 @@ public final class Actor<T> {
       return this;
     }
 
+    /**
+     * Adds an interceptor around each attempt of this actor's jobs (P6), inside the TaskQ's own
+     * interceptors and after the ones added before it; {@link JobInterceptor} states the contract.
+     */
+    public Builder<T> intercept(JobInterceptor interceptor) {
+      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /** The actor. */
     public Actor<T> build() {
       return new Actor<>(this);
     }

@@ -8,7 +8,9 @@ package io.taskq.core;
  * #rawJson()} hands the JSON text through unchanged for handlers that parse it themselves.
  *
  * <p>Both methods run on the handler's thread: an exception from either fails the attempt like an
- * exception from the handler (and is retried the same way).
+ * exception from the handler (and is retried the same way, unless it is a {@link
+ * NonRetryableException}, which fails the job for good: the right answer for a payload that will
+ * never decode). {@code taskq-jackson}'s {@code JacksonCodec} is one on Jackson.
  *
  * @param <T> the payload type handlers receive
  */

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import javax.sql.DataSource;
 
@@ -76,6 +77,7 @@ public final class JobsClient {
   private final BatchWriter batches;
   private final BulkOperations bulk;
   private final JobListener listener;
+  private final Consumer<List<Long>> afterCommit;
 
   private JobsClient(Builder b) {
     this.dataSource = b.dataSource;
@@ -94,6 +96,7 @@ public final class JobsClient {
             b.eventWriterStatementTimeout,
             timeoutSeconds);
     this.listener = GuardedJobListener.of(b.listener);
+    this.afterCommit = b.afterCommit;
   }
 
   /** A client with default settings. The schema must be migrated already. */
@@ -166,6 +169,7 @@ public final class JobsClient {
       throw failure("enqueue", requests.size(), e);
     }
     enqueued(requests);
+    afterCommit.accept(ids);
     return ids;
   }
 
@@ -189,6 +193,11 @@ public final class JobsClient {
     List<Long> ids;
     try {
       ids = Transactions.borrowed(connection, atomic, conn -> inserter.insert(conn, stamped));
+      if (connection.getAutoCommit()) {
+        enqueued(requests);
+        afterCommit.accept(ids);
+        return ids;
+      }
     } catch (SQLException e) {
       throw failure("enqueue", requests.size(), e);
     }
@@ -411,6 +420,7 @@ public final class JobsClient {
     private int eventWriterBatchSize = DEFAULT_EVENT_WRITER_BATCH_SIZE;
     private Duration eventWriterStatementTimeout = DEFAULT_EVENT_WRITER_STATEMENT_TIMEOUT;
     private JobListener listener = JobListener.NONE;
+    private Consumer<List<Long>> afterCommit = ids -> {};
 
     private Builder(DataSource dataSource, SchemaName schema) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -509,6 +519,15 @@ public final class JobsClient {
      */
     public Builder listener(JobListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * Told the ids of every enqueue this client committed itself (its own transaction, or the
+     * caller's connection in auto-commit mode), on the enqueueing thread: TaskQ's inline mode.
+     */
+    Builder afterCommit(Consumer<List<Long>> hook) {
+      this.afterCommit = Objects.requireNonNull(hook, "afterCommit");
       return this;
     }
 

@@ -2,6 +2,7 @@ package io.taskq.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.core.Actor;
+import io.taskq.core.JobInterceptor;
 import io.taskq.core.RetryPolicy;
 import io.taskq.core.SchemaName;
 import io.taskq.core.TaskQConfig;
@@ -21,6 +22,7 @@ import io.taskq.postgres.internal.cron.CronFaults;
 import io.taskq.postgres.internal.cron.CronLoop;
 import io.taskq.postgres.internal.cron.PayloadFactories;
 import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
+import io.taskq.postgres.internal.execution.InlineRunner;
 import io.taskq.postgres.internal.leader.LeaderConnectionSource;
 import io.taskq.postgres.internal.maintenance.Maintenance;
 import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
@@ -109,8 +111,11 @@ public final class TaskQ implements AutoCloseable {
   private final @Nullable Executor executor;
   private final boolean migrate;
   private final boolean maintain;
+  private final boolean inline;
+  private final boolean runsWorker;
   private final MaintenanceListener maintenanceListener;
   private final Map<String, Integer> queueCaps;
+  private final List<JobInterceptor> interceptors;
   private final @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
   private final @Nullable ProgressStore givenProgress;
   private final JobListener jobListener;
@@ -143,6 +148,7 @@ public final class TaskQ implements AutoCloseable {
   private @Nullable CronLoop cron;
   private @Nullable Schedules schedules;
   private @Nullable Operations operations;
+  private @Nullable InlineRunner inlineRunner;
 
   private TaskQ(Builder builder, TaskQConfig config) {
     this.config = config;
@@ -150,8 +156,11 @@ public final class TaskQ implements AutoCloseable {
     this.executor = builder.executor;
     this.migrate = builder.migrate;
     this.maintain = builder.maintenance;
+    this.inline = builder.inline;
+    this.runsWorker = !builder.inline && !builder.drainOnly;
     this.maintenanceListener = builder.listener;
     this.queueCaps = Map.copyOf(builder.queueCaps);
+    this.interceptors = List.copyOf(builder.interceptors);
     this.rateLimiters = builder.rateLimiters;
     this.givenProgress = builder.progress;
     this.jobListener = GuardedJobListener.of(builder.jobListener);
@@ -176,10 +185,11 @@ public final class TaskQ implements AutoCloseable {
    */
   public synchronized TaskQ register(Actor<?> actor) {
     Objects.requireNonNull(actor, "actor");
-    if (state != State.NEW) {
-      throw new IllegalStateException("register actors before start(); TaskQ is " + state);
+    if (state != State.NEW || inlineRunner != null) {
+      throw new IllegalStateException(
+          "register actors before start() and before the first job runs inline; TaskQ is " + state);
     }
-    if (actors.putIfAbsent(actor.name(), actor) != null) {
+    if (actors.putIfAbsent(actor.name(), actor.withOuterInterceptors(interceptors)) != null) {
       throw new IllegalArgumentException(
           "an actor named '" + actor.name() + "' is already registered");
     }
@@ -213,6 +223,9 @@ public final class TaskQ implements AutoCloseable {
     state = State.STARTED;
     if (migrate) {
       migrateAtStart(dataSource);
+    }
+    if (!runsWorker) {
+      return; // P5: no worker, no maintenance; jobs run inline or when a test drains
     }
     worker =
         Worker.start(
@@ -306,12 +319,15 @@ public final class TaskQ implements AutoCloseable {
   public synchronized JobsClient jobs() {
     JobsClient client = jobs;
     if (client == null) {
-      client =
+      JobsClient.Builder builder =
           JobsClient.configured(dataSource(), config)
               .listener(jobListener)
               .actorPolicies(name -> Optional.ofNullable(actorPolicies.get(name)))
-              .actorQueues(name -> Optional.ofNullable(actorQueues.get(name)))
-              .build();
+              .actorQueues(name -> Optional.ofNullable(actorQueues.get(name)));
+      if (inline) {
+        builder.afterCommit(this::runInline);
+      }
+      client = builder.build();
       jobs = client;
     }
     return client;
@@ -462,6 +478,83 @@ public final class TaskQ implements AutoCloseable {
       ps.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
       ps.executeQuery().close();
     }
+  }
+
+  /**
+   * Runs every due job of the registered actors now, in the calling thread, one attempt each, until
+   * none is due, and returns the attempts in the order they ran (P5, {@code docs/testing.md}). Jobs
+   * the handlers enqueue meanwhile run too; a job whose attempt failed and waits out its retry
+   * backoff is not due, and scheduled jobs are not run: see {@link #drainIncludingScheduled()}.
+   *
+   * <p>Each attempt is a worker's attempt (the same claim fencing, codec, handler, completion
+   * statement and stamped retry policy), run by the caller's thread; concurrency caps and rate
+   * limits are not consulted and no heartbeat renews the lease. Meant for tests; works whether or
+   * not this TaskQ runs a worker (a job a worker claimed first is left to it).
+   *
+   * @throws IllegalStateException when no actor is registered, after {@link #close()}, or when 100
+   *     000 attempts ran and jobs are still due (handlers that enqueue without end)
+   * @throws JobStoreException when the database fails
+   */
+  public List<RanAttempt> drain() {
+    return drain(false);
+  }
+
+  /**
+   * {@link #drain()}, including scheduled jobs and jobs waiting out a retry backoff: each job runs
+   * now, attempt after attempt, until it ends (its attempts are bounded by its retry policy).
+   *
+   * @throws IllegalStateException as {@link #drain()} does
+   * @throws JobStoreException when the database fails
+   */
+  public List<RanAttempt> drainIncludingScheduled() {
+    return drain(true);
+  }
+
+  private List<RanAttempt> drain(boolean includeScheduled) {
+    InlineRunner runner = inlineRunner();
+    try {
+      return runner.drain(includeScheduled);
+    } catch (SQLException e) {
+      throw new JobStoreException("drain failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Inline mode: runs each committed job in the enqueueing thread until it ends. */
+  private void runInline(List<Long> ids) {
+    InlineRunner runner = inlineRunner();
+    for (long id : ids) {
+      try {
+        runner.runToEnd(id);
+      } catch (SQLException e) {
+        throw new JobStoreException(
+            "job "
+                + id
+                + " was enqueued and committed, but running it inline failed: "
+                + e.getMessage(),
+            e);
+      }
+    }
+  }
+
+  private synchronized InlineRunner inlineRunner() {
+    if (actors.isEmpty()) {
+      throw new IllegalStateException("register at least one actor before running jobs inline");
+    }
+    InlineRunner runner = inlineRunner;
+    if (runner == null) {
+      runner =
+          new InlineRunner(
+              dataSource(),
+              NamedStatements.load("io/taskq/postgres/sql/inline.sql", schema()),
+              NamedStatements.load("io/taskq/postgres/sql/completion.sql", schema()),
+              actors,
+              new InlineRunner.Durations(
+                  config.leasePeriod(), config.resultTtl(), config.maxRetryBackoff()),
+              jobListener,
+              progress());
+      inlineRunner = runner;
+    }
+    return runner;
   }
 
   /** The application's data source, or the pool TaskQ opens on first use. */
@@ -692,8 +785,11 @@ public final class TaskQ implements AutoCloseable {
     private @Nullable Executor executor;
     private boolean migrate = true;
     private boolean maintenance = true;
+    private boolean inline;
+    private boolean drainOnly;
     private MaintenanceListener listener = MaintenanceListener.NONE;
     private final Map<String, Integer> queueCaps = new TreeMap<>();
+    private final List<JobInterceptor> interceptors = new ArrayList<>();
     private @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
     private @Nullable ProgressStore progress;
     private JobListener jobListener = JobListener.NONE;
@@ -777,6 +873,47 @@ public final class TaskQ implements AutoCloseable {
      */
     public Builder maintenance(boolean maintenance) {
       this.maintenance = maintenance;
+      return this;
+    }
+
+    /**
+     * Adds an interceptor around each attempt of every actor this TaskQ registers (P6): outside the
+     * actors' own interceptors, after the ones added before it. {@link JobInterceptor} states the
+     * contract (order, exceptions, what it may change, cost). Default none.
+     */
+    public Builder intercept(JobInterceptor interceptor) {
+      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /**
+     * Inline mode, for fast tests of the code that enqueues (P5, {@code docs/testing.md}): {@link
+     * TaskQ#start()} migrates but runs no worker and no maintenance, and each job enqueued through
+     * {@link TaskQ#jobs()} runs in the enqueueing thread right after its transaction commits,
+     * attempt after attempt (a retry's backoff is not waited out) until it ends, through the same
+     * claim fencing, codec, handler, completion statement and stamped retry policy as a worker's
+     * attempt. A job enqueued on the caller's connection runs at once in auto-commit mode; inside
+     * the caller's transaction TaskQ cannot see the commit, so it runs at the next {@link
+     * TaskQ#drain()}. Batches ({@code enqueueBatch}) and scheduled jobs also wait for a drain.
+     * Handler failures are recorded on the job, never thrown to the enqueuer. Replaces {@link
+     * #drainOnly()}. Default off.
+     */
+    public Builder inline() {
+      this.inline = true;
+      this.drainOnly = false;
+      return this;
+    }
+
+    /**
+     * Drain-only mode, for tests that look at what was enqueued before anything runs (P5, {@code
+     * docs/testing.md}): {@link TaskQ#start()} migrates but runs no worker and no maintenance, so a
+     * job runs only when the test calls {@link TaskQ#drain()} or {@link
+     * TaskQ#drainIncludingScheduled()}, in the test's thread. Replaces {@link #inline()}. Default
+     * off.
+     */
+    public Builder drainOnly() {
+      this.drainOnly = true;
+      this.inline = false;
       return this;
     }
 

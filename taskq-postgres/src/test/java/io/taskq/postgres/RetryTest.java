@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.taskq.core.Actor;
+import io.taskq.core.NonRetryableException;
 import io.taskq.core.RetryPolicy;
 import io.taskq.core.RetryPolicy.Backoff;
 import io.taskq.core.TaskQConfig;
@@ -118,6 +119,32 @@ class RetryTest {
         .containsExactly("retried", "retried", "failed");
     assertThat(db.events(id).get(2).get("error_class"))
         .isEqualTo("java.lang.IllegalStateException");
+  }
+
+  @Test
+  @Tag("P6")
+  void nonRetryableException_failsTheJobForGoodWithAttemptsLeft(TestServices services)
+      throws Exception {
+    TestDb db = TestDb.of(services);
+    RetryPolicy policy =
+        RetryPolicy.of(Backoff.CONSTANT, Duration.ofMillis(50), Duration.ofMillis(50), 0, 5);
+    long id = db.enqueueOne("refused", policy);
+    try (TaskQ taskq = db.taskq(worker(db))) {
+      taskq.register(
+          Actor.rawJson(
+              "refused",
+              (json, ctx) -> {
+                throw new NonRetryableException("the partner refused this order for good");
+              }));
+      taskq.start();
+      await().atMost(Duration.ofSeconds(15)).until(() -> db.status(id).equals("failed"));
+    }
+    assertThat(db.job(id).get("attempt")).isEqualTo(1);
+    assertThat(db.attempts(id)).extracting(a -> a.get("outcome")).containsExactly("failed");
+    assertThat(db.events(id)).extracting(e -> e.get("kind")).containsExactly("failed");
+    assertThat(db.job(id).get("error_class")).isEqualTo("io.taskq.core.NonRetryableException");
+    assertThat(db.job(id).get("error_message"))
+        .isEqualTo("the partner refused this order for good");
   }
 
   @Test

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 /**
  * One test class's schema, pool and Redis prefix; closing gives them all back.
@@ -25,6 +26,9 @@ import java.util.concurrent.ThreadLocalRandom;
 final class ClassResources implements AutoCloseable {
   /** How long the schema drop waits for locks held by connections the test forgot to close. */
   static final String DROP_LOCK_TIMEOUT = "10s";
+
+  /** The schema prefix when {@code @TaskQTest} names none. */
+  static final String DEFAULT_PREFIX = "t";
 
   private static final long BORROW_TIMEOUT_MS = 10_000;
 
@@ -41,12 +45,24 @@ final class ClassResources implements AutoCloseable {
    */
   static ClassResources open(TestServers servers, String testClass, int poolSize)
       throws SQLException {
+    String redisUrl = servers.redisUrl();
+    return open(servers.jdbcUrl(), () -> redisUrl, testClass, DEFAULT_PREFIX, poolSize);
+  }
+
+  /**
+   * Creates a fresh schema named {@code prefix_<testClass>_<random>} on {@code jdbcUrl} and a pool
+   * of at most {@code poolSize}; {@code redis} is asked for the Redis URI only when a test uses it.
+   */
+  static ClassResources open(
+      String jdbcUrl, Supplier<String> redis, String testClass, String prefix, int poolSize)
+      throws SQLException {
     if (poolSize < 1 || poolSize > 50) {
       throw new IllegalArgumentException(
           "@TaskQTest(poolSize = " + poolSize + ") on " + testClass + ": must be within 1..50");
     }
-    SchemaName schema = SchemaName.of(schemaFor(testClass));
-    HikariDataSource pool = new HikariDataSource(poolConfig(servers.jdbcUrl(), schema, poolSize));
+    checkPrefix(prefix, testClass);
+    SchemaName schema = SchemaName.of(schemaFor(prefix, testClass));
+    HikariDataSource pool = new HikariDataSource(poolConfig(jdbcUrl, schema, poolSize));
     try (Connection c = pool.getConnection();
         Statement s = c.createStatement()) {
       s.execute("CREATE SCHEMA " + schema.quoted());
@@ -54,10 +70,26 @@ final class ClassResources implements AutoCloseable {
       pool.close();
       throw e;
     }
-    String prefix = "taskq:" + schema.value() + ":";
-    TestServices services =
-        new TestServices(schema.value(), pool, servers.jdbcUrl(), servers.redisUrl(), prefix);
+    String keyPrefix = "taskq:" + schema.value() + ":";
+    TestServices services = new TestServices(schema.value(), pool, jdbcUrl, redis, keyPrefix);
     return new ClassResources(services, pool);
+  }
+
+  /**
+   * Checks a {@code @TaskQTest(schemaPrefix)}.
+   *
+   * @throws IllegalArgumentException naming the rule it breaks
+   */
+  static void checkPrefix(String prefix, String testClass) {
+    if (!prefix.matches("[a-z][a-z0-9_]{0,15}")) {
+      throw new IllegalArgumentException(
+          "@TaskQTest(schemaPrefix = \""
+              + prefix
+              + "\") on "
+              + testClass
+              + ": must be 1 to 16 lower-case letters, digits or underscores, starting with a"
+              + " letter");
+    }
   }
 
   /**
@@ -65,12 +97,17 @@ final class ClassResources implements AutoCloseable {
    * folded to lower-case letters and digits (at most 40), and 40 random bits in hex.
    */
   static String schemaFor(String className) {
+    return schemaFor(DEFAULT_PREFIX, className);
+  }
+
+  /** {@link #schemaFor(String)} with {@code prefix} in place of {@code t}. */
+  static String schemaFor(String prefix, String className) {
     String base = className.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
     if (base.length() > 40) {
       base = base.substring(0, 40);
     }
     long random = ThreadLocalRandom.current().nextLong() >>> 24;
-    return "t_" + base + "_" + String.format(Locale.ROOT, "%010x", random);
+    return prefix + "_" + base + "_" + String.format(Locale.ROOT, "%010x", random);
   }
 
   private static HikariConfig poolConfig(String jdbcUrl, SchemaName schema, int poolSize) {
@@ -102,8 +139,11 @@ final class ClassResources implements AutoCloseable {
     } catch (SQLException | RuntimeException e) {
       failures.add(e);
     }
+    String redisUri = services.redisUriIfUsed();
     try {
-      RedisKeySpace.deleteAll(services.redisUri(), services.redisPrefix());
+      if (redisUri != null) {
+        RedisKeySpace.deleteAll(redisUri, services.redisPrefix());
+      }
     } catch (RuntimeException e) {
       failures.add(e);
     }

@@ -11,8 +11,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Marks a test class that runs against the real PostgreSQL and Redis (decision D4).
  *
  * <p>The class gets its own fresh schema (dropped afterwards), a pooled {@code DataSource} and a
- * Redis key prefix, all reachable through a {@link TestServices} parameter of any test, lifecycle
- * method or constructor. {@code @Nested} classes share their enclosing class's services.
+ * Redis key prefix (Redis itself is needed only by a class that uses it), all reachable through a
+ * {@link TestServices} parameter of any test, lifecycle method or constructor. {@code @Nested}
+ * classes share their enclosing class's services.
  *
  * <p>Where the servers come from: {@code TASKQ_TEST_JDBC_URL} / {@code TASKQ_TEST_REDIS_URL} when
  * set, else PostgreSQL on 127.0.0.1:5432 (database {@code test}, user {@code postgres}) and Redis
@@ -33,4 +34,14 @@ public @interface TaskQTest {
    * <p>Default 4; range 1..50.
    */
   int poolSize() default 4;
+
+  /**
+   * The start of the class's schema name: schemas are named {@code <prefix>_<class>_<random>}. For
+   * a database user that may create only schemas with a given prefix, or to recognise leftovers of
+   * a killed run. Redis is found only when a test uses it ({@link TestServices#redisUri()}).
+   *
+   * <p>Default {@code t}; 1 to 16 lower-case letters, digits or underscores, starting with a
+   * letter.
+   */
+  String schemaPrefix() default "t";
 }

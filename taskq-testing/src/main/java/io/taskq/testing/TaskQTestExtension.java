@@ -65,12 +65,16 @@ public final class TaskQTestExtension implements BeforeAllCallback, ParameterRes
 
   private static ClassResources open(ExtensionContext classContext) {
     Class<?> testClass = classContext.getRequiredTestClass();
-    int poolSize =
-        AnnotationSupport.findAnnotation(testClass, TaskQTest.class)
-            .map(TaskQTest::poolSize)
-            .orElse(4);
+    Optional<TaskQTest> annotation = AnnotationSupport.findAnnotation(testClass, TaskQTest.class);
+    int poolSize = annotation.map(TaskQTest::poolSize).orElse(4);
+    String prefix = annotation.map(TaskQTest::schemaPrefix).orElse(ClassResources.DEFAULT_PREFIX);
     try {
-      return ClassResources.open(TestServers.get(), testClass.getSimpleName(), poolSize);
+      return ClassResources.open(
+          TestServers.findPostgres(),
+          TestServers::findRedis,
+          testClass.getSimpleName(),
+          prefix,
+          poolSize);
     } catch (java.sql.SQLException e) {
       throw new ExtensionConfigurationException(
           "could not create the test schema for "

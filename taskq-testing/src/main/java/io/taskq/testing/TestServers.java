@@ -7,7 +7,8 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The PostgreSQL and Redis the tests run against, found once per JVM (decision D4).
+ * The PostgreSQL and Redis the tests run against, each found once per JVM when first needed
+ * (decision D4; Redis only when a test uses it, P5).
  *
  * <p>For each server, in order: the URL in {@code TASKQ_TEST_JDBC_URL} / {@code
  * TASKQ_TEST_REDIS_URL} when set (the system properties {@code taskq.test.jdbc.url} / {@code
@@ -26,30 +27,73 @@ record TestServers(String jdbcUrl, String redisUrl) {
   static final String LOCAL_JDBC_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
   static final String LOCAL_REDIS_URL = "redis://127.0.0.1:6379";
 
-  private static @Nullable TestServers found;
-  private static @Nullable String failure;
+  private static final Lazy POSTGRES_URL = new Lazy(Server.POSTGRES, LOCAL_JDBC_URL);
+  private static final Lazy REDIS_URL = new Lazy(Server.REDIS, LOCAL_REDIS_URL);
 
-  /** The servers for this JVM: discovered on first use, then the same answer (or error) forever. */
-  static synchronized TestServers get() {
-    TestServers servers = found;
-    if (servers != null) {
-      return servers;
+  /**
+   * The PostgreSQL for this JVM: discovered on first use, then the same answer (or error) forever.
+   */
+  static String findPostgres() {
+    return POSTGRES_URL.get();
+  }
+
+  /**
+   * The Redis for this JVM, discovered only when a test first asks for it (P5: a project that uses
+   * no Redis needs none for its tests), then the same answer (or error) forever.
+   */
+  static String findRedis() {
+    return REDIS_URL.get();
+  }
+
+  /** One server's URL, found once. */
+  private static final class Lazy {
+    private final Server server;
+    private final String localUrl;
+    private @Nullable String url;
+    private @Nullable String failure;
+
+    Lazy(Server server, String localUrl) {
+      this.server = server;
+      this.localUrl = localUrl;
     }
-    if (failure != null) {
-      throw new IllegalStateException(failure);
+
+    synchronized String get() {
+      String found = url;
+      if (found != null) {
+        return found;
+      }
+      if (failure != null) {
+        throw new IllegalStateException(failure);
+      }
+      try {
+        found =
+            discover(
+                server,
+                Settings.system(),
+                localUrl,
+                ContainerFallback.detect(TestServers.class.getClassLoader()));
+      } catch (IllegalStateException e) {
+        failure = e.getMessage();
+        throw e;
+      }
+      url = found;
+      return found;
     }
-    try {
-      servers =
-          discover(
-              Settings.system(),
-              new TestServers(LOCAL_JDBC_URL, LOCAL_REDIS_URL),
-              ContainerFallback.detect(TestServers.class.getClassLoader()));
-    } catch (IllegalStateException e) {
-      failure = e.getMessage();
-      throw e;
+  }
+
+  private static String discover(
+      Server server, Settings settings, String localUrl, ContainerFallback containers) {
+    List<String> problems = new ArrayList<>();
+    String url = find(server, settings, localUrl, containers, problems);
+    if (url == null) {
+      throw new IllegalStateException(
+          "TaskQ tests run against a real "
+              + server.label
+              + " (D4), and "
+              + String.join("; and ", problems)
+              + ". See CONTRIBUTING.md, \"Services the tests need\".");
     }
-    found = servers;
-    return servers;
+    return url;
   }
 
   /**

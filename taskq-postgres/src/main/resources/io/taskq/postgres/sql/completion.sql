@@ -8,7 +8,8 @@
 -- an attempt whose lease was taken over affects nothing and is missing from the result.
 -- L8: a job whose cancel was requested ends 'cancelled', whatever its handler did.
 -- L3: a failure with attempts left goes back to 'pending' after the job's OWN stamped policy,
--- computed by retry_delay (capped by max_retry_backoff), exactly like the reclaim sweep (S1).
+-- computed by retry_delay (capped by max_retry_backoff), exactly like the reclaim sweep (S1);
+-- unless it is not retryable (the handler threw NonRetryableException): that one fails for good.
 -- L5: a success stores its result until now + result TTL; a TTL of 0 stores none.
 -- B4: written timestamps use clock_timestamp(); the events carry a microsecond ladder.
 -- L4: the rows are locked in job id order (ORDER BY under FOR UPDATE: the sort comes before the
@@ -21,25 +22,28 @@
 -- scan of jobs, whatever the batch's size and the table's.
 -- Binds: result TTL ms, max retry backoff ms, worker id, then the batch as parallel arrays:
 -- ids bigint[], tokens bigint[], succeeded boolean[], results text[], error classes text[],
--- messages text[], stacks text[]; last, the wake channel (L9: a batch hook's wake).
+-- messages text[], stacks text[], retryable boolean[]; last, the wake channel (L9: a batch hook's
+-- wake).
 WITH params AS (
   SELECT ?::bigint AS result_ttl_ms, ?::bigint AS max_backoff_ms, ?::text AS worker_id
 ),
 input AS (
   SELECT *
-    FROM unnest(?::bigint[], ?::bigint[], ?::boolean[], ?::text[], ?::text[], ?::text[], ?::text[])
-         AS t(id, token, succeeded, result, error_class, error_message, error_stack)
+    FROM unnest(?::bigint[], ?::bigint[], ?::boolean[], ?::text[], ?::text[], ?::text[], ?::text[],
+                ?::boolean[])
+         AS t(id, token, succeeded, result, error_class, error_message, error_stack, retryable)
 ),
 decided AS MATERIALIZED (
   SELECT i.*, p.*, j.attempt, j.actor, j.queue, j.started_at, j.status = 'running' AS live,
          CASE
            WHEN j.cancel_requested_at IS NOT NULL THEN 'cancelled'
            WHEN i.succeeded THEN 'succeeded'
-           WHEN j.attempt < j.max_attempts THEN 'pending'
+           WHEN j.attempt < j.max_attempts AND i.retryable THEN 'pending'
            ELSE 'failed'
          END AS next_status,
          CASE
            WHEN j.cancel_requested_at IS NULL AND NOT i.succeeded AND j.attempt < j.max_attempts
+                AND i.retryable
            THEN {schema}.retry_delay(j.retry_backoff, j.retry_base_ms, j.retry_cap_ms,
                                      j.retry_jitter, j.attempt, p.max_backoff_ms, random())
          END AS retry_in

@@ -74,6 +74,7 @@ public final class CompletionWriter {
     String[] classes = new String[n];
     String[] messages = new String[n];
     String[] stacks = new String[n];
+    Boolean[] retryable = new Boolean[n];
     for (int i = 0; i < n; i++) {
       Completion done = batch.get(i);
       Outcome outcome = done.outcome();
@@ -84,6 +85,7 @@ public final class CompletionWriter {
       classes[i] = outcome.errorClass();
       messages[i] = outcome.errorMessage();
       stacks[i] = outcome.errorStack();
+      retryable[i] = outcome.retryable();
     }
     s.setLong(1, resultTtlMillis);
     s.setLong(2, maxRetryBackoffMillis);
@@ -95,7 +97,8 @@ public final class CompletionWriter {
     s.setArray(8, array(c, "text", classes));
     s.setArray(9, array(c, "text", messages));
     s.setArray(10, array(c, "text", stacks));
-    s.setString(11, wakeChannel);
+    s.setArray(11, array(c, "boolean", retryable));
+    s.setString(12, wakeChannel);
   }
 
   private static Array array(Connection c, String type, Object[] values) throws SQLException {

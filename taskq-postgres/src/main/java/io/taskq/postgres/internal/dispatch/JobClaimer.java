@@ -112,7 +112,7 @@ public final class JobClaimer {
     }
   }
 
-  static ClaimedJob read(ResultSet rs) throws SQLException {
+  public static ClaimedJob read(ResultSet rs) throws SQLException {
     return new ClaimedJob(
         rs.getLong("id"),
         rs.getString("actor"),

@@ -89,8 +89,7 @@ final class JobRun<T> implements Runnable {
   private Outcome execute() {
     job.enter(Thread.currentThread());
     try {
-      T payload = actor.codec().decode(job.payload());
-      Object result = actor.handler().handle(payload, job);
+      Object result = InterceptedExecution.run(actor, job);
       return result == null ? Outcome.succeeded(null) : encoded(result);
     } catch (Throwable error) {
       LOG.debug("{} failed: {}", job, error.toString());

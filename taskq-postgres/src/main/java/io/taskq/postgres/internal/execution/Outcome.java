@@ -1,24 +1,29 @@
 package io.taskq.postgres.internal.execution;
 
+import io.taskq.core.NonRetryableException;
 import io.taskq.core.internal.TextBoundary;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What one handler run did: returned (with the result's JSON text, or none) or threw (the error's
  * class, message and stack trace, already sanitised for storage, F6).
+ *
+ * @param retryable for a failure, whether the job may retry through its policy; false when the
+ *     handler or codec threw a {@link NonRetryableException}, so the job fails for good
  */
 public record Outcome(
     boolean succeeded,
     @Nullable String result,
     @Nullable String errorClass,
     @Nullable String errorMessage,
-    @Nullable String errorStack) {
+    @Nullable String errorStack,
+    boolean retryable) {
   /** The {@code error_class} of a result that cannot be stored as JSON. */
   public static final String INVALID_RESULT = "InvalidResult";
 
   /** The handler returned; {@code resultJson} is the encoded result or null for none. */
   public static Outcome succeeded(@Nullable String resultJson) {
-    return new Outcome(true, resultJson, null, null, null);
+    return new Outcome(true, resultJson, null, null, null, true);
   }
 
   /** The handler (or the codec) threw {@code error}. */
@@ -28,7 +33,8 @@ public record Outcome(
         null,
         error.getClass().getName(),
         TextBoundary.errorMessage(error),
-        TextBoundary.stackTrace(error));
+        TextBoundary.stackTrace(error),
+        !(error instanceof NonRetryableException));
   }
 
   /** A failure that no exception describes (the database refused the result, for one). */
@@ -38,6 +44,7 @@ public record Outcome(
         null,
         errorClass,
         TextBoundary.bounded(TextBoundary.escapeNul(message), TextBoundary.MAX_MESSAGE_CHARS),
-        null);
+        null,
+        true);
   }
 }

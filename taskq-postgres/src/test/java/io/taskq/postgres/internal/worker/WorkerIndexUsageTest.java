@@ -107,7 +107,8 @@ class WorkerIndexUsageTest {
       ps.setArray(8, c.createArrayOf("text", new Object[] {null, "E"}));
       ps.setArray(9, c.createArrayOf("text", new Object[] {null, "m"}));
       ps.setArray(10, c.createArrayOf("text", new Object[] {null, "s"}));
-      ps.setString(11, "taskq_wake_0123456789");
+      ps.setArray(11, c.createArrayOf("boolean", new Object[] {true, true}));
+      ps.setString(12, "taskq_wake_0123456789");
       assertThat(read(ps)).contains("jobs_pkey").doesNotContain("Seq Scan on jobs");
     }
   }
