@@ -98,6 +98,10 @@ class TaskQConfigPropertyTest {
             })
         .anySatisfy(
             s -> assertThat(s.isList()).isEqualTo(s.envName().equals("TASKQ_WORKER_QUEUES")));
-    assertThat(TaskQConfig.settings()).filteredOn(TaskQSetting::secret).hasSize(1);
+    assertThat(TaskQConfig.settings())
+        .filteredOn(TaskQSetting::secret)
+        .extracting(TaskQSetting::envName)
+        .containsExactlyInAnyOrder(
+            "TASKQ_DATABASE_PASSWORD", "TASKQ_DASHBOARD_TOKEN", "TASKQ_DASHBOARD_PASSWORD");
   }
 }
