@@ -166,7 +166,7 @@ class ClaimPlanTest {
               mode,
               sql,
               "bigint, bigint, text, bigint[], bigint[], boolean[], text[], text[], text[],"
-                  + " text[], text",
+                  + " text[], boolean[], text",
               "86400000, 3600000, 'w1', "
                   + ids
                   + ", "
@@ -181,6 +181,8 @@ class ClaimPlanTest {
                   + nulls
                   + ", "
                   + nulls
+                  + ", "
+                  + succeeded
                   + ", 'taskq_wake_0123456789'");
 
       assertThat(done.rows).as(mode).isEqualTo(RUNNING);
