@@ -86,8 +86,8 @@ SELECT pg_try_advisory_xact_lock(?)
 -- F5: at most the tick limit of due schedules with their actor_config rows (a missing row fails
 -- that schedule only), earliest first; SKIP LOCKED so a schedule another transaction is changing
 -- is left for the next tick. The selection bound uses statement_timestamp() (B4), returned too as
--- the tick's "now".
-SELECT s.name, s.actor, s.cron_expression, s.time_zone, s.payload::text, s.payload_factory,
+-- the tick's "now". CronTick reads the row by column name (CronTick.Due.read).
+SELECT s.name, s.actor, s.cron_expression, s.time_zone, s.payload::text AS payload, s.payload_factory,
        s.queue, s.priority, s.max_attempts, s.retry_backoff, s.retry_base_ms, s.retry_cap_ms,
        s.retry_jitter, s.misfire_policy, s.next_fire_at, a.queue AS actor_queue,
        statement_timestamp() AS now

@@ -223,7 +223,29 @@ public final class CronTick {
       String misfirePolicy,
       Instant nextFireAt,
       @Nullable String actorQueue,
-      Instant now) {}
+      Instant now) {
+    /** Reads the current row of {@code select_due} (cron.sql), by column name. */
+    static Due read(ResultSet rs) throws SQLException {
+      return new Due(
+          rs.getString("name"),
+          rs.getString("actor"),
+          rs.getString("cron_expression"),
+          rs.getString("time_zone"),
+          rs.getString("payload"),
+          rs.getString("payload_factory"),
+          rs.getString("queue"),
+          rs.getInt("priority"),
+          rs.getInt("max_attempts"),
+          rs.getString("retry_backoff"),
+          rs.getLong("retry_base_ms"),
+          rs.getLong("retry_cap_ms"),
+          rs.getDouble("retry_jitter"),
+          rs.getString("misfire_policy"),
+          rs.getTimestamp("next_fire_at").toInstant(),
+          rs.getString("actor_queue"),
+          rs.getTimestamp("now").toInstant());
+    }
+  }
 
   private record Fired(String name, Instant next, JobRequest request) {}
 
@@ -235,25 +257,7 @@ public final class CronTick {
       ps.setInt(1, tickLimit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          due.add(
-              new Due(
-                  rs.getString(1),
-                  rs.getString(2),
-                  rs.getString(3),
-                  rs.getString(4),
-                  rs.getString(5),
-                  rs.getString(6),
-                  rs.getString(7),
-                  rs.getInt(8),
-                  rs.getInt(9),
-                  rs.getString(10),
-                  rs.getLong(11),
-                  rs.getLong(12),
-                  rs.getDouble(13),
-                  rs.getString(14),
-                  rs.getTimestamp(15).toInstant(),
-                  rs.getString(16),
-                  rs.getTimestamp(17).toInstant()));
+          due.add(Due.read(rs));
         }
       }
     }
@@ -416,13 +420,13 @@ public final class CronTick {
       ps.setArray(5, c.createArrayOf("text", errors));
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          if (!rs.getBoolean(2)) {
-            disabled.add(rs.getString(1));
+          if (!rs.getBoolean("enabled")) {
+            disabled.add(rs.getString("name"));
             LOG.warn(
                 "cron schedule '{}' of schema {} disabled after {} failed fires in a row",
-                rs.getString(1),
+                rs.getString("name"),
                 schema,
-                rs.getInt(3));
+                rs.getInt("consecutive_failures"));
           }
         }
       }

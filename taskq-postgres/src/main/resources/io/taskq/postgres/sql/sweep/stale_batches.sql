@@ -2,7 +2,8 @@
 
 -- name: complete_stale_batches
 -- S7 / L9: complete active batches all of whose members are terminal but whose completion was
--- lost, enqueueing each one's hook job in the same statement, so the hook and the status change
+-- lost, enqueueing each one's hook job in the same statement (enqueue_batch_hooks, V009: the one
+-- place a hook job is built, shared with the completion path), so the hook and the status change
 -- commit together. Exactly once: the batch row is locked (FOR UPDATE SKIP LOCKED, U2) and
 -- status = 'active' is re-checked on its newest version under the lock, so a batch completed by
 -- another transaction (the completion path, or a second leader) is skipped.
@@ -12,9 +13,7 @@
 -- B4: writes use clock_timestamp().
 -- Binds: batch size.
 WITH candidate AS (
-  SELECT b.id, b.total, b.hook_actor, b.hook_queue, b.hook_priority, b.hook_payload,
-         b.hook_max_attempts, b.hook_retry_backoff, b.hook_retry_base_ms, b.hook_retry_cap_ms,
-         b.hook_retry_jitter
+  SELECT b.id, b.total
     FROM {schema}.batches b
    WHERE b.status = 'active'
      AND NOT EXISTS (
@@ -44,24 +43,17 @@ complete AS (
          count(m.status) FILTER (WHERE m.status = 'cancelled') AS cancelled
     FROM candidate c
     LEFT JOIN member m ON m.batch_id = c.id
-   GROUP BY c.id, c.total, c.hook_actor, c.hook_queue, c.hook_priority, c.hook_payload,
-            c.hook_max_attempts, c.hook_retry_backoff, c.hook_retry_base_ms, c.hook_retry_cap_ms,
-            c.hook_retry_jitter
+   GROUP BY c.id, c.total
   HAVING count(m.status) >= c.total
 ),
-hook AS (
-  INSERT INTO {schema}.jobs
-    (actor, queue, status, priority, payload, run_at, max_attempts,
-     retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter)
-  SELECT hook_actor, hook_queue, 'pending', hook_priority,
-         jsonb_build_object(
-           'batch_id', id, 'total', total, 'succeeded', succeeded, 'failed', failed,
-           'cancelled', cancelled, 'payload', hook_payload),
-         clock_timestamp(), hook_max_attempts,
-         hook_retry_backoff, hook_retry_base_ms, hook_retry_cap_ms, hook_retry_jitter
-    FROM complete
-   WHERE hook_actor IS NOT NULL
-  RETURNING id, (payload ->> 'batch_id')::bigint AS batch_id
+hook AS MATERIALIZED (
+  SELECT h.id, h.batch_id
+    FROM (SELECT array_agg(id ORDER BY id) AS ids,
+                 array_agg(succeeded ORDER BY id) AS succeeded,
+                 array_agg(failed ORDER BY id) AS failed,
+                 array_agg(cancelled ORDER BY id) AS cancelled
+            FROM complete) c,
+         LATERAL {schema}.enqueue_batch_hooks(c.ids, c.succeeded, c.failed, c.cancelled) h
 ),
 done AS (
   UPDATE {schema}.batches b
