@@ -94,9 +94,6 @@ class DocSamplesTest {
           .filter(pkg -> !pkg.startsWith("io.taskq.benchmarks"))
           // The command line is a program, not a library: docs show its commands, not its classes.
           .filter(pkg -> !pkg.startsWith("io.taskq.cli"))
-          // The Spring Boot starter is not on this module's class path; its samples are fenced
-          // as plain blocks and the same code is compiled by the starter's own tests.
-          .filter(pkg -> !pkg.startsWith("io.taskq.spring"))
           .distinct()
           .sorted()
           .forEach(pkg -> imports.add(pkg + ".*"));
