@@ -10,10 +10,20 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-/** A small Boot application: an orders table and a mail actor, as a user would write them. */
+/**
+ * A small Boot application: an orders table and a mail actor, as a user would write them, with
+ * Spring Security: HTTP basic sign-in, {@code /ops/**} (where a test mounts the dashboard) for
+ * users with role {@code OPS}, every other request open.
+ */
 @SpringBootApplication(proxyBeanMethods = false)
 class BootApp {
   /** What the mail actor was given, in order. */
@@ -37,6 +47,26 @@ class BootApp {
           MAILED.add(json);
           return null;
         });
+  }
+
+  /** The application's own security rules, which the mounted dashboard must live behind. */
+  @Bean
+  SecurityFilterChain security(HttpSecurity http) throws Exception {
+    return http.authorizeHttpRequests(
+            a -> a.requestMatchers("/ops/**").hasRole("OPS").anyRequest().permitAll())
+        .httpBasic(Customizer.withDefaults())
+        // The dashboard checks its own CSRF token and the origin on each state change.
+        .csrf(c -> c.ignoringRequestMatchers("/ops/**"))
+        .build();
+  }
+
+  /** Ana operates the queue, Bo may look at it, Cy is a user of the application only. */
+  @Bean
+  UserDetailsService users() {
+    return new InMemoryUserDetailsManager(
+        User.withUsername("ana").password("{noop}ana-pw").roles("OPS", "TASKQ_OPERATOR").build(),
+        User.withUsername("bo").password("{noop}bo-pw").roles("OPS").build(),
+        User.withUsername("cy").password("{noop}cy-pw").roles("CUSTOMER").build());
   }
 
   @Service

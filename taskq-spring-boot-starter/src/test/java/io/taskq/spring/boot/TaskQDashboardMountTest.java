@@ -6,14 +6,15 @@ import io.taskq.dashboard.DashboardSettings;
 import io.taskq.dashboard.DashboardUser;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
-import jakarta.servlet.Filter;
-import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -22,10 +23,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -42,41 +41,16 @@ class TaskQDashboardMountTest {
   }
 
   /**
-   * Stands in for the application's Spring Security filter chain: a request naming a user in {@code
-   * X-Test-User} is authenticated as that user (an operator when {@code X-Test-Operator}).
+   * With Spring Security on the class path (real, in this module's tests) the dashboard lives
+   * behind the application's own filter chain: BootApp's rules answer first (HTTP basic, {@code
+   * /ops/**} for role {@code OPS}), and the dashboard then serves the user Spring Security signed
+   * in.
    */
-  static final class FakeSignIn {
-    @Bean
-    FilterRegistrationBean<Filter> fakeSignIn() {
-      Filter filter =
-          (request, response, chain) -> {
-            String user = ((HttpServletRequest) request).getHeader("X-Test-User");
-            boolean operator = ((HttpServletRequest) request).getHeader("X-Test-Operator") != null;
-            try {
-              if (user != null) {
-                SecurityContextHolder.getContext()
-                    .setAuthentication(
-                        UsernamePasswordAuthenticationToken.authenticated(
-                            user,
-                            null,
-                            operator
-                                ? List.of(new SimpleGrantedAuthority("ROLE_TASKQ_OPERATOR"))
-                                : List.of()));
-              }
-              chain.doFilter(request, response);
-            } finally {
-              SecurityContextHolder.clearContext();
-            }
-          };
-      return new FilterRegistrationBean<>(filter);
-    }
-  }
-
   @Test
-  void theDashboardIsServedUnderItsPathToTheApplicationsSignedInUsersOnly(TestServices services)
+  void withSpringSecurityTheDashboardIsBehindTheApplicationsOwnSecurity(TestServices services)
       throws Exception {
     try (ConfigurableApplicationContext app =
-        new SpringApplicationBuilder(BootApp.class, FakeSignIn.class)
+        new SpringApplicationBuilder(BootApp.class)
             .run(
                 "--spring.datasource.url=" + services.jdbcUrl(),
                 "--server.port=0",
@@ -86,14 +60,30 @@ class TaskQDashboardMountTest {
                 "--spring.main.banner-mode=off")) {
       HttpResponse<String> anonymous = get(app, "/ops/queue/", null);
       assertThat(anonymous.statusCode()).isEqualTo(401);
-      assertThat(anonymous.headers().firstValue("Content-Security-Policy")).isPresent();
+      assertThat(anonymous.headers().firstValue("WWW-Authenticate"))
+          .as("answered by the application's HTTP basic, before the dashboard")
+          .hasValueSatisfying(v -> assertThat(v).startsWith("Basic"));
+      assertThat(get(app, "/ops/queue/", "ana:wrong").statusCode()).isEqualTo(401);
+      assertThat(get(app, "/ops/queue/", "cy:cy-pw").statusCode())
+          .as("signed in, but the application's rule wants role OPS")
+          .isEqualTo(403);
 
-      HttpResponse<String> signedIn = get(app, "/ops/queue/", "ana");
-      assertThat(signedIn.statusCode()).isEqualTo(200);
-      assertThat(signedIn.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
-      assertThat(signedIn.body()).contains("/ops/queue/");
+      HttpResponse<String> viewer = get(app, "/ops/queue/", "bo:bo-pw");
+      assertThat(viewer.statusCode()).isEqualTo(200);
+      assertThat(viewer.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
+      assertThat(viewer.headers().firstValue("Content-Security-Policy")).isPresent();
+      assertThat(viewer.body()).contains("/ops/queue/").contains("id=\"read-only\"");
 
-      assertThat(get(app, "/taskq/", "ana").statusCode()).isEqualTo(404);
+      HttpResponse<String> operator = get(app, "/ops/queue/", "ana:ana-pw");
+      assertThat(operator.statusCode()).isEqualTo(200);
+      assertThat(operator.body())
+          .as("granted ROLE_TASKQ_OPERATOR: may act")
+          .doesNotContain("id=\"read-only\"");
+
+      assertThat(get(app, "/taskq/", "ana:ana-pw").statusCode()).isEqualTo(404);
+      assertThat(get(app, "/actuator/health", null).statusCode())
+          .as("the application's other paths keep its own rules")
+          .isEqualTo(200);
     }
   }
 
@@ -155,12 +145,16 @@ class TaskQDashboardMountTest {
   }
 
   private static HttpResponse<String> get(
-      ConfigurableApplicationContext app, String path, String user) throws Exception {
+      ConfigurableApplicationContext app, String path, @Nullable String credentials)
+      throws Exception {
     int port = ((WebServerApplicationContext) app).getWebServer().getPort();
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
-    if (user != null) {
-      request.header("X-Test-User", user);
+    if (credentials != null) {
+      request.header(
+          "Authorization",
+          "Basic "
+              + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
     }
     return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
