@@ -17,11 +17,11 @@ import io.taskq.postgres.internal.execution.InFlight;
 import io.taskq.postgres.internal.execution.Outcome;
 import io.taskq.postgres.internal.execution.RunningJob;
 import io.taskq.postgres.internal.lease.LeaseRelease;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.internal.sweep.BatchExecutor;
 import io.taskq.postgres.internal.sweep.BatchFence;
-import io.taskq.postgres.internal.sweep.DeadlineSweep;
 import io.taskq.postgres.internal.sweep.LeaseReclaimSweep;
-import io.taskq.postgres.internal.sweep.StaleBatchSweep;
+import io.taskq.postgres.internal.sweep.StatementSweep;
 import io.taskq.postgres.testing.Notifications;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
@@ -262,7 +262,7 @@ class BatchCompletionTest {
         new BatchExecutor(db.schema)
             .runInOwnTransaction(
                 db.dataSource,
-                new DeadlineSweep(db.schema),
+                SweepCatalog.SWEEP_DEADLINE_EXCEEDED.batch(db.schema),
                 100,
                 Duration.ofSeconds(5),
                 BatchFence.NONE);
@@ -440,7 +440,7 @@ class BatchCompletionTest {
                 + batch.batchId()));
     assertThat(client.findBatch(batch.batchId()).orElseThrow().completed()).isFalse();
     BatchExecutor executor = new BatchExecutor(db.schema);
-    StaleBatchSweep sweep = new StaleBatchSweep(db.schema);
+    StatementSweep sweep = SweepCatalog.COMPLETE_STALE_BATCHES.batch(db.schema);
 
     assertThat(
             executor.runInOwnTransaction(
@@ -468,7 +468,7 @@ class BatchCompletionTest {
     int rounds = 40;
     CompletionWriter writer = writer("w1");
     BatchExecutor executor = new BatchExecutor(db.schema);
-    StaleBatchSweep sweep = new StaleBatchSweep(db.schema);
+    StatementSweep sweep = SweepCatalog.COMPLETE_STALE_BATCHES.batch(db.schema);
     for (int round = 0; round < rounds; round++) {
       String actor = "s7race" + round;
       client.enqueueBatch(batchOf(1, actor));

@@ -8,8 +8,9 @@ import io.taskq.core.Actor;
 import io.taskq.core.JobHandler;
 import io.taskq.core.PayloadCodec;
 import io.taskq.core.TaskQConfig;
-import io.taskq.postgres.internal.sweep.IdleKeyedRowSweep;
-import io.taskq.postgres.internal.sweep.LeakedReservationSlotSweep;
+import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
+import io.taskq.postgres.internal.sweep.StatementSweep;
 import io.taskq.postgres.internal.sweep.SweepBatch;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
@@ -374,7 +375,8 @@ class ConcurrencyCapsTest {
     assertThat(db.count("jobs WHERE status = 'running'")).isEqualTo(2);
 
     // S4 alone frees them (no reclaim sweep ran: the jobs are still 'running').
-    assertThat(sweepOnce(db, new LeakedReservationSlotSweep(db.schema), 100)).isEqualTo(2);
+    assertThat(sweepOnce(db, SweepCatalog.SWEEP_LEAKED_RESERVATION_SLOTS.batch(db.schema), 100))
+        .isEqualTo(2);
     assertThat(heldSlots(db)).isZero();
     assertThat(db.count("jobs WHERE status = 'running'")).isEqualTo(2);
 
@@ -461,11 +463,21 @@ class ConcurrencyCapsTest {
     assertThat(unkeyed).isPositive();
 
     // Nothing is idle past an hour yet; then age every row by two hours.
-    IdleKeyedRowSweep sweep = new IdleKeyedRowSweep(db.schema, Duration.ofHours(1));
-    assertThat(sweepOnce(db, sweep, IdleKeyedRowSweep.DEFAULT_BATCH_SIZE)).isZero();
+    StatementSweep sweep = SweepCatalog.SWEEP_IDLE_KEYED_ROWS.batch(db.schema, Duration.ofHours(1));
+    assertThat(
+            sweepOnce(
+                db,
+                sweep,
+                SweepCatalog.SWEEP_IDLE_KEYED_ROWS.batchSize().of(MaintenanceSettings.defaults())))
+        .isZero();
     db.execute(
         db.sql("UPDATE {schema}.reservation_slots SET last_used_at = now() - interval '2 hours'"));
-    assertThat(sweepOnce(db, sweep, IdleKeyedRowSweep.DEFAULT_BATCH_SIZE)).isEqualTo(20);
+    assertThat(
+            sweepOnce(
+                db,
+                sweep,
+                SweepCatalog.SWEEP_IDLE_KEYED_ROWS.batchSize().of(MaintenanceSettings.defaults())))
+        .isEqualTo(20);
     assertThat(db.count("reservation_slots WHERE keyed")).isZero();
     assertThat(db.count("reservation_slots WHERE NOT keyed")).isEqualTo(unkeyed);
 

@@ -10,8 +10,8 @@ import io.taskq.core.PayloadCodec;
 import io.taskq.core.SchemaName;
 import io.taskq.core.progress.Progress;
 import io.taskq.core.progress.ProgressSubscription;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.internal.migrate.Migrations;
-import io.taskq.postgres.internal.sweep.PruneSweep;
 import io.taskq.postgres.testing.Db;
 import io.taskq.redis.RedisConnector;
 import io.taskq.redis.RedisProgressStore;
@@ -244,7 +244,8 @@ class PostgresProgressStoreTest {
 
     try (Connection tx = db.dataSource.getConnection()) {
       tx.setAutoCommit(false);
-      assertThat(new PruneSweep(db.schema, Duration.ofMillis(1)).run(tx, 100)).isEqualTo(1);
+      assertThat(SweepCatalog.PRUNE.batch(db.schema, Duration.ofMillis(1)).run(tx, 100))
+          .isEqualTo(1);
       tx.commit();
     }
     assertThat(taskq.progress().latest(id)).isEmpty();

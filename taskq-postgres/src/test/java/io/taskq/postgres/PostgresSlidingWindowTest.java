@@ -12,8 +12,9 @@ import io.taskq.core.ratelimit.Decision;
 import io.taskq.core.ratelimit.RateLimitRegistry;
 import io.taskq.core.ratelimit.SlidingWindowLog;
 import io.taskq.core.ratelimit.UnavailablePolicy;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.internal.migrate.Migrations;
-import io.taskq.postgres.internal.sweep.IdleKeyedRowSweep;
+import io.taskq.postgres.internal.sweep.StatementSweep;
 import io.taskq.postgres.testing.Db;
 import io.taskq.redis.RedisConnector;
 import io.taskq.redis.RedisRateLimiter;
@@ -245,10 +246,10 @@ class PostgresSlidingWindowTest {
             + ".rate_limit_buckets SET last_used_at = now() - interval '2 hours'"
             + " WHERE name IN ('customer:1', 'global-api')");
 
-    IdleKeyedRowSweep sweep = new IdleKeyedRowSweep(schema, Duration.ofHours(1));
+    StatementSweep sweep = SweepCatalog.SWEEP_IDLE_KEYED_ROWS.batch(schema, Duration.ofHours(1));
     try (Connection tx = services.dataSource().getConnection()) {
       tx.setAutoCommit(false);
-      assertThat(sweep.runPerTable(tx, 256)).isEqualTo(new IdleKeyedRowSweep.Deleted(0, 1));
+      assertThat(sweep.runCounts(tx, 256)).isEqualTo(List.of(0, 1));
       tx.commit();
     }
     assertThat(

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.taskq.postgres.internal.feed.FeedPosition;
-import io.taskq.postgres.internal.sweep.ExpiredEventSweep;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.io.ByteArrayInputStream;
@@ -194,7 +194,7 @@ class ReclaimFeedRetentionTest {
   private static int sweep(Duration retention) throws SQLException {
     try (Connection tx = f.ds.getConnection()) {
       tx.setAutoCommit(false);
-      int deleted = new ExpiredEventSweep(f.schema, retention).run(tx, 100);
+      int deleted = SweepCatalog.SWEEP_EXPIRED_EVENTS.batch(f.schema, retention).run(tx, 100);
       tx.commit();
       return deleted;
     }

@@ -9,9 +9,6 @@ import io.taskq.postgres.internal.leader.LeaderConnectionSource;
 import io.taskq.postgres.internal.leader.LeaderElector;
 import io.taskq.postgres.internal.sweep.BatchExecutor;
 import io.taskq.postgres.internal.sweep.Cadence;
-import io.taskq.postgres.internal.sweep.DeadlineSweep;
-import io.taskq.postgres.internal.sweep.LeaseReclaimSweep;
-import io.taskq.postgres.internal.sweep.ScheduledPromotionSweep;
 import io.taskq.postgres.internal.sweep.SweepSpec;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -28,6 +25,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -39,15 +37,15 @@ import org.slf4j.LoggerFactory;
  * <p>Every process runs one; exactly one per schema is the leader at a time and runs the sweeps,
  * the others keep trying to acquire leadership on every tick. Two loops, each on its own thread:
  * the sweep loop every {@code TASKQ_SWEEP_INTERVAL} and the 1-second loop (see {@link SweepLoop}).
- * The standard sweeps S1 ({@code reclaim_expired_locks}) and S2 ({@code sweep_deadline_exceeded})
- * run drained on the sweep loop and S3 ({@code scheduled_to_pending}) on the 1-second loop, each
- * wrapped in its own {@link SweepBatchSizer}; more sweeps plug in through {@link
- * Builder#sweep(SweepSpec)}. The TaskQ facade wires it as:
+ * What runs is the {@link SweepCatalog}: by default its breaker-wrapped rows S1-S3, with {@link
+ * Builder#everySweep()} all of it; each breaker-wrapped sweep has its own {@link SweepBatchSizer}.
+ * Tests plug in sweeps of their own through {@link Builder#sweep(SweepSpec)}. The TaskQ facade
+ * wires it as:
  *
  * <pre>{@code
  * Maintenance.builder(pool, config.schemaName(), LeaderConnectionSource.fromConfig(config).orElseThrow())
  *     .settings(MaintenanceSettings.from(config))
- *     .sweeps(MaintenanceSweeps.of(config))   // S4-S9, S11
+ *     .everySweep()                           // S1-S9, S11
  *     .listener(metrics)
  *     .build()
  *     .start();
@@ -120,17 +118,8 @@ public final class Maintenance implements AutoCloseable {
   }
 
   private List<SweepSpec> specs(Builder b, MaintenanceListener signals) {
-    List<SweepSpec> specs = new ArrayList<>();
-    if (b.standardSweeps) {
-      specs.add(
-          SweepSpec.breakerWrapped(
-              new LeaseReclaimSweep(
-                  schema, settings.workerStaleAfter(), settings.maxRetryBackoff(), signals),
-              Cadence.DRAINED));
-      specs.add(SweepSpec.breakerWrapped(new DeadlineSweep(schema), Cadence.DRAINED));
-      specs.add(
-          SweepSpec.breakerWrapped(new ScheduledPromotionSweep(schema), Cadence.EVERY_SECOND));
-    }
+    List<SweepSpec> specs =
+        new ArrayList<>(SweepCatalog.specs(schema, settings, signals, b.catalogRows));
     specs.addAll(b.extraSweeps);
     Set<String> names = new HashSet<>();
     for (SweepSpec spec : specs) {
@@ -311,7 +300,7 @@ public final class Maintenance implements AutoCloseable {
     private InstantSource clock = InstantSource.system();
     private java.util.function.LongSupplier nanoTime = System::nanoTime;
     private @Nullable AdvisoryLockName leaderLock;
-    private boolean standardSweeps = true;
+    private Predicate<SweepCatalog> catalogRows = SweepCatalog::breakerWrapped;
     private final List<SweepSpec> extraSweeps = new ArrayList<>();
     private MaintenanceFaults faults = MaintenanceFaults.disarmed();
     private Sleeper sleeper = Sleeper.SYSTEM;
@@ -355,9 +344,15 @@ public final class Maintenance implements AutoCloseable {
       return this;
     }
 
-    /** Leaves out S1-S3 (tests that run only their own sweeps). */
+    /** Runs every sweep of the {@link SweepCatalog} (S1-S9, S11); the default is S1-S3 only. */
+    public Builder everySweep() {
+      catalogRows = row -> true;
+      return this;
+    }
+
+    /** Leaves out every catalog sweep, S1-S3 too (tests that run only their own sweeps). */
     public Builder withoutStandardSweeps() {
-      standardSweeps = false;
+      catalogRows = row -> false;
       return this;
     }
 
@@ -367,9 +362,7 @@ public final class Maintenance implements AutoCloseable {
       return this;
     }
 
-    /**
-     * Registers several sweeps in order, e.g. {@code MaintenanceSweeps.of(config)} (S4-S9, S11).
-     */
+    /** Registers several sweeps in order, after the catalog's. */
     public Builder sweeps(Collection<SweepSpec> specs) {
       specs.forEach(this::sweep);
       return this;

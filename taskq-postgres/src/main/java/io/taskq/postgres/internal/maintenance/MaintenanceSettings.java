@@ -2,6 +2,7 @@ package io.taskq.postgres.internal.maintenance;
 
 import io.taskq.core.TaskQConfig;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * The knobs the maintenance component reads (guide §3; T1 names the variables). An immutable value
@@ -30,6 +31,8 @@ import java.time.Duration;
  * @param retryAttempts attempts of one batch on transient errors before the loop gives up on it for
  *     the tick; default 3, at least 1
  * @param retryBackoff the first backoff between attempts (doubling, with jitter); default 250 ms
+ * @param sweeps the knobs only the S4-S11 rows of the {@link SweepCatalog} read; default the knob
+ *     catalog's
  */
 public record MaintenanceSettings(
     int eventWriterBatchSize,
@@ -45,7 +48,8 @@ public record MaintenanceSettings(
     Duration leaderCheckTimeout,
     Duration fenceBarrierTimeout,
     int retryAttempts,
-    Duration retryBackoff) {
+    Duration retryBackoff,
+    SweepKnobs sweeps) {
 
   /** Checks every value; see the record description for the ranges. */
   public MaintenanceSettings {
@@ -63,6 +67,7 @@ public record MaintenanceSettings(
     positive(fenceBarrierTimeout, "fenceBarrierTimeout");
     between(retryAttempts, 1, 100, "retryAttempts");
     positive(retryBackoff, "retryBackoff");
+    Objects.requireNonNull(sweeps, "sweeps");
   }
 
   /**
@@ -82,6 +87,7 @@ public record MaintenanceSettings(
         .maxRetryBackoff(config.maxRetryBackoff())
         .workerStaleAfter(config.workerStaleAfter())
         .leaderCheckTimeout(config.dispatcherCommandTimeout())
+        .sweeps(SweepKnobs.from(config))
         .build();
   }
 
@@ -129,6 +135,7 @@ public record MaintenanceSettings(
     private Duration fenceBarrierTimeout = Duration.ofSeconds(10);
     private int retryAttempts = 3;
     private Duration retryBackoff = Duration.ofMillis(250);
+    private SweepKnobs sweeps = SweepKnobs.defaults();
 
     private Builder() {}
 
@@ -147,6 +154,7 @@ public record MaintenanceSettings(
       fenceBarrierTimeout = s.fenceBarrierTimeout;
       retryAttempts = s.retryAttempts;
       retryBackoff = s.retryBackoff;
+      sweeps = s.sweeps;
     }
 
     public Builder eventWriterBatchSize(int value) {
@@ -233,6 +241,12 @@ public record MaintenanceSettings(
       return this;
     }
 
+    /** The knobs of the S4-S11 sweeps. */
+    public Builder sweeps(SweepKnobs value) {
+      sweeps = Objects.requireNonNull(value, "sweeps");
+      return this;
+    }
+
     public MaintenanceSettings build() {
       return new MaintenanceSettings(
           eventWriterBatchSize,
@@ -248,7 +262,8 @@ public record MaintenanceSettings(
           leaderCheckTimeout,
           fenceBarrierTimeout,
           retryAttempts,
-          retryBackoff);
+          retryBackoff,
+          sweeps);
     }
   }
 }

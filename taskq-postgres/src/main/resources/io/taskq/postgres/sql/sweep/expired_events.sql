@@ -51,4 +51,4 @@ reclaim_mark AS (
      SET value = excluded.value, writer_xid = excluded.writer_xid, stamped_at = clock_timestamp()
    WHERE s.writer_xid IS NULL OR (excluded.writer_xid, excluded.value) > (s.writer_xid, s.value)
 )
-SELECT count(*) FROM gone
+SELECT count(*) AS deleted FROM gone

@@ -32,4 +32,5 @@ slot_gone AS (
 bucket_gone AS (
   DELETE FROM {schema}.rate_limit_buckets b USING idle_bucket i WHERE b.name = i.name RETURNING 1
 )
-SELECT (SELECT count(*) FROM slot_gone), (SELECT count(*) FROM bucket_gone)
+SELECT (SELECT count(*) FROM slot_gone) AS reservation_slots,
+       (SELECT count(*) FROM bucket_gone) AS rate_limit_buckets

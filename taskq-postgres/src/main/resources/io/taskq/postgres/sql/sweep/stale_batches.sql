@@ -69,4 +69,4 @@ done AS (
    WHERE b.id = c.id
   RETURNING b.id
 )
-SELECT count(*) FROM done
+SELECT count(*) AS completed FROM done

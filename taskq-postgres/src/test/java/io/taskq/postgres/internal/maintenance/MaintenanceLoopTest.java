@@ -6,9 +6,7 @@ import io.taskq.core.SchemaName;
 import io.taskq.core.internal.SweepBatchSizer;
 import io.taskq.core.spi.MaintenanceHealth;
 import io.taskq.postgres.internal.leader.LeaderConnectionSource;
-import io.taskq.postgres.internal.sweep.DeadlineSweep;
 import io.taskq.postgres.internal.sweep.LeaseReclaimSweep;
-import io.taskq.postgres.internal.sweep.ScheduledPromotionSweep;
 import io.taskq.postgres.testing.RecordingListener;
 import io.taskq.postgres.testing.SweepRows;
 import io.taskq.testing.TaskQTest;
@@ -31,8 +29,8 @@ import org.junit.jupiter.api.Test;
 @Tag("S14")
 class MaintenanceLoopTest {
   private static final String S1 = LeaseReclaimSweep.NAME;
-  private static final String S2 = DeadlineSweep.NAME;
-  private static final String S3 = ScheduledPromotionSweep.NAME;
+  private static final String S2 = SweepCatalog.SWEEP_DEADLINE_EXCEEDED.sweepName();
+  private static final String S3 = SweepCatalog.SCHEDULED_TO_PENDING.sweepName();
 
   private final List<Maintenance> started = new ArrayList<>();
   private final List<Duration> slept = Collections.synchronizedList(new ArrayList<>());

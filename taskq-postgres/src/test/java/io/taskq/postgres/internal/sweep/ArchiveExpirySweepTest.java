@@ -3,6 +3,8 @@ package io.taskq.postgres.internal.sweep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskq.core.internal.AdvisoryLockName;
+import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
@@ -16,12 +18,12 @@ import org.junit.jupiter.api.Test;
 @Tag("S11")
 class ArchiveExpirySweepTest {
   private SweepFixture f;
-  private ArchiveExpirySweep sweep;
+  private StatementSweep sweep;
 
   @BeforeEach
   void freshSchema(TestServices services) {
     f = SweepFixture.fresh(services.dataSource(), services.schema());
-    sweep = new ArchiveExpirySweep(f.schema, Duration.ofDays(30));
+    sweep = SweepCatalog.ARCHIVE_EXPIRY.batch(f.schema, Duration.ofDays(30));
   }
 
   private void archived(int n, String archivedAt) {
@@ -85,8 +87,10 @@ class ArchiveExpirySweepTest {
   @Test
   void publishesItsNameCadenceDefaultBatchSizeAndTime() {
     assertThat(sweep.sweepName()).isEqualTo("archive_expiry");
-    assertThat(ArchiveExpirySweep.CADENCE).isEqualTo(Cadence.DAILY);
-    assertThat(ArchiveExpirySweep.DEFAULT_BATCH_SIZE).isEqualTo(10_000);
-    assertThat(ArchiveExpirySweep.DEFAULT_TIME).hasToString("04:00");
+    assertThat(SweepCatalog.ARCHIVE_EXPIRY.cadence()).isEqualTo(Cadence.DAILY);
+    assertThat(SweepCatalog.ARCHIVE_EXPIRY.batchSize().of(MaintenanceSettings.defaults()))
+        .isEqualTo(10_000);
+    assertThat(SweepCatalog.ARCHIVE_EXPIRY.daily().at(MaintenanceSettings.defaults()))
+        .hasToString("04:00");
   }
 }

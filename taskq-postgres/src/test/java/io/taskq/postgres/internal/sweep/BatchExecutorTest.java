@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskq.core.SchemaName;
 import io.taskq.core.internal.SweepBatchSizer;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.testing.RecordingListener;
 import io.taskq.postgres.testing.StatementCounter;
 import io.taskq.postgres.testing.SweepRows;
@@ -70,7 +71,7 @@ class BatchExecutorTest {
   @Test
   @Tag("S2")
   void deadline_runsTheSameStatements_forAOneRowAndAHundredRowBatch() throws SQLException {
-    DeadlineSweep sweep = new DeadlineSweep(schema);
+    StatementSweep sweep = SweepCatalog.SWEEP_DEADLINE_EXCEEDED.batch(schema);
     rows.jobs(1).status("pending").deadlineIn(Duration.ofSeconds(-1)).insert();
     List<String> one = statementsOfOneBatch(sweep, 100);
     rows.jobs(100).status("pending").deadlineIn(Duration.ofSeconds(-1)).insert();
@@ -84,7 +85,7 @@ class BatchExecutorTest {
   @Test
   @Tag("S3")
   void promotion_runsTheSameStatements_forAOneRowAndAHundredRowBatch() throws SQLException {
-    ScheduledPromotionSweep sweep = new ScheduledPromotionSweep(schema);
+    StatementSweep sweep = SweepCatalog.SCHEDULED_TO_PENDING.batch(schema);
     rows.jobs(1).status("scheduled").runIn(Duration.ofSeconds(-1)).insert();
     List<String> one = statementsOfOneBatch(sweep, 100);
     rows.jobs(100).status("scheduled").runIn(Duration.ofSeconds(-1)).insert();

@@ -3,6 +3,7 @@ package io.taskq.postgres.internal.sweep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskq.core.SchemaName;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.testing.SweepRows;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class DeadlineSweepTest {
   private SweepRows rows;
   private DataSource dataSource;
-  private DeadlineSweep sweep;
+  private StatementSweep sweep;
   private BatchExecutor executor;
 
   @BeforeEach
@@ -28,7 +29,7 @@ class DeadlineSweepTest {
     rows.worker("w-live", Duration.ZERO);
     dataSource = services.dataSource();
     SchemaName schema = SchemaName.of(services.schema());
-    sweep = new DeadlineSweep(schema);
+    sweep = SweepCatalog.SWEEP_DEADLINE_EXCEEDED.batch(schema);
     executor = new BatchExecutor(schema);
   }
 

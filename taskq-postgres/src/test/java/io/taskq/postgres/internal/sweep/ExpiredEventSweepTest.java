@@ -3,6 +3,9 @@ package io.taskq.postgres.internal.sweep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
+import io.taskq.postgres.internal.maintenance.SweepKnobs;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
@@ -17,12 +20,12 @@ import org.junit.jupiter.api.Test;
 @Tag("S8")
 class ExpiredEventSweepTest {
   private SweepFixture f;
-  private ExpiredEventSweep sweep;
+  private StatementSweep sweep;
 
   @BeforeEach
   void freshSchema(TestServices services) {
     f = SweepFixture.fresh(services.dataSource(), services.schema());
-    sweep = new ExpiredEventSweep(f.schema, Duration.ofHours(1));
+    sweep = SweepCatalog.SWEEP_EXPIRED_EVENTS.batch(f.schema, Duration.ofHours(1));
   }
 
   private void events(int n, String kind, String occurredAt) {
@@ -155,7 +158,7 @@ class ExpiredEventSweepTest {
   @Test
   void aZeroRetentionDisablesTheSweep() {
     events(5, "succeeded", "now() - interval '3650 days'");
-    ExpiredEventSweep disabled = new ExpiredEventSweep(f.schema, Duration.ZERO);
+    StatementSweep disabled = SweepCatalog.SWEEP_EXPIRED_EVENTS.batch(f.schema, Duration.ZERO);
 
     assertThat(f.runBatch(disabled, 10_000)).isZero();
     assertThat(f.count("job_events", "true")).isEqualTo(5);
@@ -202,7 +205,7 @@ class ExpiredEventSweepTest {
   @Test
   void refusesANegativeOrOverlongRetention() {
     for (Duration bad : List.of(Duration.ofSeconds(-1), Duration.ofDays(36_501))) {
-      assertThatThrownBy(() -> new ExpiredEventSweep(f.schema, bad))
+      assertThatThrownBy(() -> SweepCatalog.SWEEP_EXPIRED_EVENTS.batch(f.schema, bad))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("TASKQ_EVENT_RETENTION_PERIOD")
           .hasMessageContaining("between 0 and 36500 days")
@@ -213,8 +216,9 @@ class ExpiredEventSweepTest {
   @Test
   void publishesItsNameCadenceAndDefaultBatchSize() {
     assertThat(sweep.sweepName()).isEqualTo("sweep_expired_events");
-    assertThat(ExpiredEventSweep.CADENCE).isEqualTo(Cadence.ONE_BATCH_PER_TICK);
-    assertThat(ExpiredEventSweep.DEFAULT_BATCH_SIZE).isEqualTo(10_000);
-    assertThat(ExpiredEventSweep.DEFAULT_RETENTION).isEqualTo(Duration.ofDays(7));
+    assertThat(SweepCatalog.SWEEP_EXPIRED_EVENTS.cadence()).isEqualTo(Cadence.ONE_BATCH_PER_TICK);
+    assertThat(SweepCatalog.SWEEP_EXPIRED_EVENTS.batchSize().of(MaintenanceSettings.defaults()))
+        .isEqualTo(10_000);
+    assertThat(SweepKnobs.defaults().eventRetentionPeriod()).isEqualTo(Duration.ofDays(7));
   }
 }

@@ -2,6 +2,8 @@ package io.taskq.postgres.internal.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
@@ -14,12 +16,12 @@ import org.junit.jupiter.api.Test;
 @Tag("S5")
 class ExpiredResultSweepTest {
   private SweepFixture f;
-  private ExpiredResultSweep sweep;
+  private StatementSweep sweep;
 
   @BeforeEach
   void freshSchema(TestServices services) {
     f = SweepFixture.fresh(services.dataSource(), services.schema());
-    sweep = new ExpiredResultSweep(f.schema);
+    sweep = SweepCatalog.SWEEP_EXPIRED_RESULTS.batch(f.schema);
   }
 
   private void insertResults(int n, String expiresAt) {
@@ -79,7 +81,8 @@ class ExpiredResultSweepTest {
   @Test
   void publishesItsNameCadenceAndDefaultBatchSize() {
     assertThat(sweep.sweepName()).isEqualTo("sweep_expired_results");
-    assertThat(ExpiredResultSweep.CADENCE).isEqualTo(Cadence.DRAINED);
-    assertThat(ExpiredResultSweep.DEFAULT_BATCH_SIZE).isEqualTo(100);
+    assertThat(SweepCatalog.SWEEP_EXPIRED_RESULTS.cadence()).isEqualTo(Cadence.DRAINED);
+    assertThat(SweepCatalog.SWEEP_EXPIRED_RESULTS.batchSize().of(MaintenanceSettings.defaults()))
+        .isEqualTo(100);
   }
 }

@@ -2,9 +2,12 @@ package io.taskq.postgres.internal.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -14,12 +17,12 @@ import org.junit.jupiter.api.Test;
 @Tag("L7")
 class IdleKeyedRowSweepTest {
   private SweepFixture f;
-  private IdleKeyedRowSweep sweep;
+  private StatementSweep sweep;
 
   @BeforeEach
   void freshSchema(TestServices services) {
     f = SweepFixture.fresh(services.dataSource(), services.schema());
-    sweep = new IdleKeyedRowSweep(f.schema, Duration.ofHours(1));
+    sweep = SweepCatalog.SWEEP_IDLE_KEYED_ROWS.batch(f.schema, Duration.ofHours(1));
   }
 
   private void slots(int n, String kind, String lastUsedAt, String leaseExpiresAt) {
@@ -92,7 +95,11 @@ class IdleKeyedRowSweepTest {
     slots(300, "key", idle, "NULL");
     buckets(300, true, idle);
 
-    assertThat(f.runBatch(sweep, IdleKeyedRowSweep.DEFAULT_BATCH_SIZE)).isEqualTo(512);
+    assertThat(
+            f.runBatch(
+                sweep,
+                SweepCatalog.SWEEP_IDLE_KEYED_ROWS.batchSize().of(MaintenanceSettings.defaults())))
+        .isEqualTo(512);
     assertThat(f.count("reservation_slots", "true")).isEqualTo(44);
     assertThat(f.count("rate_limit_buckets", "true")).isEqualTo(44);
   }
@@ -105,7 +112,7 @@ class IdleKeyedRowSweepTest {
 
     try (var tx = f.ds.getConnection()) {
       tx.setAutoCommit(false);
-      assertThat(sweep.runPerTable(tx, 4)).isEqualTo(new IdleKeyedRowSweep.Deleted(3, 4));
+      assertThat(sweep.runCounts(tx, 4)).isEqualTo(List.of(3, 4));
       tx.commit();
     }
     assertThat(f.count("rate_limit_buckets", "true")).isEqualTo(1);
@@ -116,7 +123,8 @@ class IdleKeyedRowSweepTest {
     slots(2, "key", "now() - interval '3650 days'", "NULL");
     buckets(2, true, "now() - interval '3650 days'");
 
-    assertThat(f.runBatch(new IdleKeyedRowSweep(f.schema, Duration.ZERO), 256)).isZero();
+    assertThat(f.runBatch(SweepCatalog.SWEEP_IDLE_KEYED_ROWS.batch(f.schema, Duration.ZERO), 256))
+        .isZero();
     assertThat(f.count("reservation_slots", "true")).isEqualTo(2);
     assertThat(f.count("rate_limit_buckets", "true")).isEqualTo(2);
   }
@@ -124,7 +132,8 @@ class IdleKeyedRowSweepTest {
   @Test
   void publishesItsNameCadenceAndDefaultBatchSize() {
     assertThat(sweep.sweepName()).isEqualTo("sweep_idle_keyed_rows");
-    assertThat(IdleKeyedRowSweep.CADENCE).isEqualTo(Cadence.ONE_BATCH_PER_TICK);
-    assertThat(IdleKeyedRowSweep.DEFAULT_BATCH_SIZE).isEqualTo(256);
+    assertThat(SweepCatalog.SWEEP_IDLE_KEYED_ROWS.cadence()).isEqualTo(Cadence.ONE_BATCH_PER_TICK);
+    assertThat(SweepCatalog.SWEEP_IDLE_KEYED_ROWS.batchSize().of(MaintenanceSettings.defaults()))
+        .isEqualTo(256);
   }
 }

@@ -3,6 +3,8 @@ package io.taskq.postgres.internal.sweep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
@@ -16,12 +18,12 @@ import org.junit.jupiter.api.Test;
 @Tag("L7")
 class LeakedReservationSlotSweepTest {
   private SweepFixture f;
-  private LeakedReservationSlotSweep sweep;
+  private StatementSweep sweep;
 
   @BeforeEach
   void freshSchema(TestServices services) {
     f = SweepFixture.fresh(services.dataSource(), services.schema());
-    sweep = new LeakedReservationSlotSweep(f.schema);
+    sweep = SweepCatalog.SWEEP_LEAKED_RESERVATION_SLOTS.batch(f.schema);
   }
 
   private void insertHeldSlots(int n, String scopeName, String leaseExpiresAt) {
@@ -112,7 +114,11 @@ class LeakedReservationSlotSweepTest {
   @Test
   void publishesItsNameCadenceAndDefaultBatchSize() {
     assertThat(sweep.sweepName()).isEqualTo("sweep_leaked_reservation_slots");
-    assertThat(LeakedReservationSlotSweep.CADENCE).isEqualTo(Cadence.DRAINED);
-    assertThat(LeakedReservationSlotSweep.DEFAULT_BATCH_SIZE).isEqualTo(100);
+    assertThat(SweepCatalog.SWEEP_LEAKED_RESERVATION_SLOTS.cadence()).isEqualTo(Cadence.DRAINED);
+    assertThat(
+            SweepCatalog.SWEEP_LEAKED_RESERVATION_SLOTS
+                .batchSize()
+                .of(MaintenanceSettings.defaults()))
+        .isEqualTo(100);
   }
 }

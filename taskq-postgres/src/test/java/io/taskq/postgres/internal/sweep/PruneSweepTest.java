@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
@@ -36,12 +38,12 @@ class PruneSweepTest {
   }
 
   private SweepFixture f;
-  private PruneSweep sweep;
+  private StatementSweep sweep;
 
   @BeforeEach
   void freshSchema(TestServices services) {
     f = SweepFixture.fresh(services.dataSource(), services.schema());
-    sweep = new PruneSweep(f.schema, Duration.ofDays(1));
+    sweep = SweepCatalog.PRUNE.batch(f.schema, Duration.ofDays(1));
   }
 
   private void finished(int n, String status, String finishedAt) {
@@ -171,7 +173,7 @@ class PruneSweepTest {
 
   @Test
   void refusesAPruneAfterOfZero() {
-    assertThatThrownBy(() -> new PruneSweep(f.schema, Duration.ZERO))
+    assertThatThrownBy(() -> SweepCatalog.PRUNE.batch(f.schema, Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("TASKQ_PRUNE_AFTER")
         .hasMessageContaining("above zero");
@@ -180,8 +182,8 @@ class PruneSweepTest {
   @Test
   void publishesItsNameCadenceDefaultBatchSizeAndTime() {
     assertThat(sweep.sweepName()).isEqualTo("prune");
-    assertThat(PruneSweep.CADENCE).isEqualTo(Cadence.DAILY);
-    assertThat(PruneSweep.DEFAULT_BATCH_SIZE).isEqualTo(10_000);
-    assertThat(PruneSweep.DEFAULT_TIME).hasToString("03:00");
+    assertThat(SweepCatalog.PRUNE.cadence()).isEqualTo(Cadence.DAILY);
+    assertThat(SweepCatalog.PRUNE.batchSize().of(MaintenanceSettings.defaults())).isEqualTo(10_000);
+    assertThat(SweepCatalog.PRUNE.daily().at(MaintenanceSettings.defaults())).hasToString("03:00");
   }
 }

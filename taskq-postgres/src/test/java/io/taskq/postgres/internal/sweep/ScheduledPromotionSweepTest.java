@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskq.core.SchemaName;
 import io.taskq.core.internal.NotifyChannels;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.testing.SweepRows;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
@@ -25,7 +26,7 @@ class ScheduledPromotionSweepTest {
   private SweepRows rows;
   private DataSource dataSource;
   private SchemaName schema;
-  private ScheduledPromotionSweep sweep;
+  private StatementSweep sweep;
   private BatchExecutor executor;
 
   @BeforeEach
@@ -34,7 +35,7 @@ class ScheduledPromotionSweepTest {
     rows.clear();
     dataSource = services.dataSource();
     schema = SchemaName.of(services.schema());
-    sweep = new ScheduledPromotionSweep(schema);
+    sweep = SweepCatalog.SCHEDULED_TO_PENDING.batch(schema);
     executor = new BatchExecutor(schema);
   }
 

@@ -2,6 +2,8 @@ package io.taskq.postgres.internal.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
@@ -21,12 +23,12 @@ import org.junit.jupiter.api.Test;
 @Tag("L9")
 class StaleBatchSweepTest {
   private SweepFixture f;
-  private StaleBatchSweep sweep;
+  private StatementSweep sweep;
 
   @BeforeEach
   void freshSchema(TestServices services) {
     f = SweepFixture.fresh(services.dataSource(), services.schema());
-    sweep = new StaleBatchSweep(f.schema);
+    sweep = SweepCatalog.COMPLETE_STALE_BATCHES.batch(f.schema);
   }
 
   private long batch(int total, boolean withHook) {
@@ -258,7 +260,8 @@ class StaleBatchSweepTest {
   @Test
   void publishesItsNameCadenceAndDefaultBatchSize() {
     assertThat(sweep.sweepName()).isEqualTo("complete_stale_batches");
-    assertThat(StaleBatchSweep.CADENCE).isEqualTo(Cadence.DRAINED);
-    assertThat(StaleBatchSweep.DEFAULT_BATCH_SIZE).isEqualTo(100);
+    assertThat(SweepCatalog.COMPLETE_STALE_BATCHES.cadence()).isEqualTo(Cadence.DRAINED);
+    assertThat(SweepCatalog.COMPLETE_STALE_BATCHES.batchSize().of(MaintenanceSettings.defaults()))
+        .isEqualTo(100);
   }
 }

@@ -3,6 +3,8 @@ package io.taskq.postgres.internal.sweep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.time.Duration;
@@ -14,12 +16,12 @@ import org.junit.jupiter.api.Test;
 @Tag("S6")
 class StaleWorkerSweepTest {
   private SweepFixture f;
-  private StaleWorkerSweep sweep;
+  private StatementSweep sweep;
 
   @BeforeEach
   void freshSchema(TestServices services) {
     f = SweepFixture.fresh(services.dataSource(), services.schema());
-    sweep = new StaleWorkerSweep(f.schema, Duration.ofMinutes(5));
+    sweep = SweepCatalog.CLEANUP_STALE_WORKERS.batch(f.schema, Duration.ofMinutes(5));
   }
 
   private void insertWorkers(int n, String prefix, String heartbeatAt) {
@@ -107,7 +109,7 @@ class StaleWorkerSweepTest {
 
   @Test
   void refusesAStaleAfterOfZero() {
-    assertThatThrownBy(() -> new StaleWorkerSweep(f.schema, Duration.ZERO))
+    assertThatThrownBy(() -> SweepCatalog.CLEANUP_STALE_WORKERS.batch(f.schema, Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("TASKQ_WORKER_STALE_AFTER")
         .hasMessageContaining("above zero");
@@ -116,7 +118,8 @@ class StaleWorkerSweepTest {
   @Test
   void publishesItsNameCadenceAndDefaultBatchSize() {
     assertThat(sweep.sweepName()).isEqualTo("cleanup_stale_workers");
-    assertThat(StaleWorkerSweep.CADENCE).isEqualTo(Cadence.DRAINED);
-    assertThat(StaleWorkerSweep.DEFAULT_BATCH_SIZE).isEqualTo(100);
+    assertThat(SweepCatalog.CLEANUP_STALE_WORKERS.cadence()).isEqualTo(Cadence.DRAINED);
+    assertThat(SweepCatalog.CLEANUP_STALE_WORKERS.batchSize().of(MaintenanceSettings.defaults()))
+        .isEqualTo(100);
   }
 }

@@ -3,6 +3,7 @@ package io.taskq.postgres.internal.sweep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskq.core.internal.AdvisoryLockName;
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.testing.Db;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
@@ -108,14 +109,14 @@ class SweepIsolationTest {
   private static List<SweepBatch> everySweep(SweepFixture f) {
     Duration day = Duration.ofDays(1);
     return List.of(
-        new LeakedReservationSlotSweep(f.schema),
-        new ExpiredResultSweep(f.schema),
-        new StaleWorkerSweep(f.schema, day),
-        new StaleBatchSweep(f.schema),
-        new ExpiredEventSweep(f.schema, day),
-        new IdleKeyedRowSweep(f.schema, day),
-        new PruneSweep(f.schema, day),
-        new ArchiveExpirySweep(f.schema, day));
+        SweepCatalog.SWEEP_LEAKED_RESERVATION_SLOTS.batch(f.schema),
+        SweepCatalog.SWEEP_EXPIRED_RESULTS.batch(f.schema),
+        SweepCatalog.CLEANUP_STALE_WORKERS.batch(f.schema, day),
+        SweepCatalog.COMPLETE_STALE_BATCHES.batch(f.schema),
+        SweepCatalog.SWEEP_EXPIRED_EVENTS.batch(f.schema, day),
+        SweepCatalog.SWEEP_IDLE_KEYED_ROWS.batch(f.schema, day),
+        SweepCatalog.PRUNE.batch(f.schema, day),
+        SweepCatalog.ARCHIVE_EXPIRY.batch(f.schema, day));
   }
 
   private static String fingerprint(SweepFixture f) {
@@ -159,8 +160,9 @@ class SweepIsolationTest {
       lock.setLong(1, AdvisoryLockName.of(AdvisoryLockName.Purpose.PRUNE, a.schema).key());
       lock.execute();
 
-      assertThat(a.runBatch(new PruneSweep(a.schema, Duration.ofDays(1)), 100)).isZero();
-      assertThat(b.runBatch(new PruneSweep(b.schema, Duration.ofDays(1)), 100)).isEqualTo(2);
+      assertThat(a.runBatch(SweepCatalog.PRUNE.batch(a.schema, Duration.ofDays(1)), 100)).isZero();
+      assertThat(b.runBatch(SweepCatalog.PRUNE.batch(b.schema, Duration.ofDays(1)), 100))
+          .isEqualTo(2);
 
       try (PreparedStatement unlock = other.prepareStatement("SELECT pg_advisory_unlock(?)")) {
         unlock.setLong(1, AdvisoryLockName.of(AdvisoryLockName.Purpose.PRUNE, a.schema).key());

@@ -2,6 +2,7 @@ package io.taskq.postgres.internal.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.testing.StatementCounter;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
@@ -60,7 +61,7 @@ class SweepStatementCountTest {
   @Tag("S4")
   void leakedReservationSlots_oneStatement() throws Exception {
     assertConstant(
-        f -> new LeakedReservationSlotSweep(f.schema),
+        f -> SweepCatalog.SWEEP_LEAKED_RESERVATION_SLOTS.batch(f.schema),
         (f, n) ->
             f.db.update(
                 "INSERT INTO "
@@ -78,7 +79,7 @@ class SweepStatementCountTest {
   @Tag("S5")
   void expiredResults_oneStatement() throws Exception {
     assertConstant(
-        f -> new ExpiredResultSweep(f.schema),
+        f -> SweepCatalog.SWEEP_EXPIRED_RESULTS.batch(f.schema),
         (f, n) -> f.insertJobs(n, "succeeded", "result, result_expires_at", "'1', " + OLD),
         1,
         1);
@@ -88,7 +89,7 @@ class SweepStatementCountTest {
   @Tag("S6")
   void staleWorkers_twoStatements() throws Exception {
     assertConstant(
-        f -> new StaleWorkerSweep(f.schema, Duration.ofMinutes(1)),
+        f -> SweepCatalog.CLEANUP_STALE_WORKERS.batch(f.schema, Duration.ofMinutes(1)),
         (f, n) -> {
           f.db.update(
               "INSERT INTO "
@@ -113,7 +114,7 @@ class SweepStatementCountTest {
   @Tag("S7")
   void staleBatches_oneStatement() throws Exception {
     assertConstant(
-        f -> new StaleBatchSweep(f.schema),
+        f -> SweepCatalog.COMPLETE_STALE_BATCHES.batch(f.schema),
         (f, n) ->
             f.db.update(
                 "WITH b AS (INSERT INTO "
@@ -136,7 +137,7 @@ class SweepStatementCountTest {
   @Tag("S8")
   void expiredEvents_oneStatement() throws Exception {
     assertConstant(
-        f -> new ExpiredEventSweep(f.schema, Duration.ofDays(1)),
+        f -> SweepCatalog.SWEEP_EXPIRED_EVENTS.batch(f.schema, Duration.ofDays(1)),
         (f, n) ->
             f.db.update(
                 "INSERT INTO "
@@ -154,7 +155,7 @@ class SweepStatementCountTest {
   @Tag("S9")
   void idleKeyedRows_oneStatementForBothTables() throws Exception {
     assertConstant(
-        f -> new IdleKeyedRowSweep(f.schema, Duration.ofDays(1)),
+        f -> SweepCatalog.SWEEP_IDLE_KEYED_ROWS.batch(f.schema, Duration.ofDays(1)),
         (f, n) -> {
           f.db.update(
               "INSERT INTO "
@@ -180,7 +181,7 @@ class SweepStatementCountTest {
   @Tag("S11")
   void prune_lockAndOneStatement() throws Exception {
     assertConstant(
-        f -> new PruneSweep(f.schema, Duration.ofDays(1)),
+        f -> SweepCatalog.PRUNE.batch(f.schema, Duration.ofDays(1)),
         (f, n) -> f.insertJobs(n, "succeeded", "finished_at", OLD),
         1,
         2);
@@ -190,7 +191,7 @@ class SweepStatementCountTest {
   @Tag("S11")
   void archiveExpiry_lockAndOneStatement() throws Exception {
     assertConstant(
-        f -> new ArchiveExpirySweep(f.schema, Duration.ofDays(1)),
+        f -> SweepCatalog.ARCHIVE_EXPIRY.batch(f.schema, Duration.ofDays(1)),
         (f, n) ->
             f.db.update(
                 "INSERT INTO "

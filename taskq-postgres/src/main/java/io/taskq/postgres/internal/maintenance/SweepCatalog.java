@@ -1,0 +1,462 @@
+package io.taskq.postgres.internal.maintenance;
+
+import static io.taskq.postgres.internal.sweep.SweepStatement.Bind.BATCH_SIZE;
+import static io.taskq.postgres.internal.sweep.SweepStatement.Bind.PERIOD_MICROS;
+import static io.taskq.postgres.internal.sweep.SweepStatement.Bind.RECLAIM_SLICE_MICROS;
+import static io.taskq.postgres.internal.sweep.SweepStatement.Bind.WAKE_CHANNEL;
+
+import io.taskq.core.SchemaName;
+import io.taskq.core.internal.AdvisoryLockName;
+import io.taskq.core.internal.AdvisoryLockName.Purpose;
+import io.taskq.core.internal.config.Knob;
+import io.taskq.core.internal.config.KnobCatalog;
+import io.taskq.core.spi.MaintenanceListener;
+import io.taskq.postgres.internal.sweep.Cadence;
+import io.taskq.postgres.internal.sweep.LeaseReclaimSweep;
+import io.taskq.postgres.internal.sweep.StatementSweep;
+import io.taskq.postgres.internal.sweep.SweepBatch;
+import io.taskq.postgres.internal.sweep.SweepPeriod;
+import io.taskq.postgres.internal.sweep.SweepSpec;
+import io.taskq.postgres.internal.sweep.SweepStatement;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Every maintenance sweep the leader runs, one row each (guide §1): its {@code sweep_name}, its
+ * statements and their binds, its cadence (which says whether it is drained), where its batch size
+ * comes from and whether a breaker sizes it, its period knob, and its own lock. The loops run what
+ * this table says; nothing else lists the sweeps.
+ *
+ * <p>Every row but S1 is run by the one generic {@link StatementSweep}; S1 ({@link
+ * LeaseReclaimSweep}) keeps a class of its own because it reports per-actor reclaim counts after
+ * its batch commits. Every batch runs under the leader fence. S10, the per-worker keyed eviction,
+ * is not a leader sweep and is not in this table: every worker runs it (see {@code Worker}).
+ *
+ * <p>In short: S1-S3 are breaker-wrapped (T2) and sized by {@code TASKQ_EVENT_WRITER_BATCH_SIZE},
+ * S1 and S2 drained, S3 on the 1-second loop; S4-S7 drained at {@code
+ * TASKQ_EVENT_WRITER_BATCH_SIZE}; S8 and S9 one batch per tick of a size the guide fixes; S11 daily
+ * at {@code TASKQ_PRUNE_BATCH_SIZE} under its own lock.
+ */
+// Every field is final and immutable in fact: List.of lists, knob constants, method references.
+@SuppressWarnings("ImmutableEnumChecker")
+public enum SweepCatalog {
+  /** S1: running jobs whose lease expired or whose owner is lost go back or end (its own class). */
+  RECLAIM_EXPIRED_LOCKS(
+      "S1",
+      LeaseReclaimSweep.NAME,
+      Cadence.DRAINED,
+      BatchSize.EVENT_WRITER,
+      true,
+      null,
+      null,
+      List.of()),
+  /** S2: jobs past their {@code schedule_to_close} deadline fail. */
+  SWEEP_DEADLINE_EXCEEDED(
+      "S2",
+      "sweep_deadline_exceeded",
+      Cadence.DRAINED,
+      BatchSize.EVENT_WRITER,
+      true,
+      null,
+      null,
+      List.of(
+          SweepStatement.query(
+              "deadline.sql", "sweep_deadline_exceeded", "failed", BATCH_SIZE, WAKE_CHANNEL))),
+  /** S3: due scheduled jobs become pending, one wake NOTIFY when any moved (the 1-second loop). */
+  SCHEDULED_TO_PENDING(
+      "S3",
+      "scheduled_to_pending",
+      Cadence.EVERY_SECOND,
+      BatchSize.EVENT_WRITER,
+      true,
+      null,
+      null,
+      List.of(
+          SweepStatement.query(
+              "promote.sql", "scheduled_to_pending", "promoted", BATCH_SIZE, WAKE_CHANNEL))),
+  /** S4: reservation slots whose lease expired are freed. */
+  SWEEP_LEAKED_RESERVATION_SLOTS(
+      "S4",
+      "sweep_leaked_reservation_slots",
+      Cadence.DRAINED,
+      BatchSize.EVENT_WRITER,
+      false,
+      null,
+      null,
+      List.of(
+          SweepStatement.update(
+              "sweep/leaked_reservation_slots.sql", "free_expired_slots", BATCH_SIZE))),
+  /** S5, the result TTL: expired stored results are nulled. */
+  SWEEP_EXPIRED_RESULTS(
+      "S5",
+      "sweep_expired_results",
+      Cadence.DRAINED,
+      BatchSize.EVENT_WRITER,
+      false,
+      null,
+      null,
+      List.of(
+          SweepStatement.update("sweep/expired_results.sql", "null_expired_results", BATCH_SIZE))),
+  /**
+   * S6: stale workers are deleted, their attempts detached first (two statements, so the {@code ON
+   * DELETE SET NULL} fan-out is bounded too: at most 2 x batch size rows).
+   */
+  CLEANUP_STALE_WORKERS(
+      "S6",
+      "cleanup_stale_workers",
+      Cadence.DRAINED,
+      BatchSize.EVENT_WRITER,
+      false,
+      Period.WORKER_STALE_AFTER,
+      null,
+      List.of(
+          SweepStatement.update(
+              "sweep/stale_workers.sql", "detach_stale_attempts", PERIOD_MICROS, BATCH_SIZE),
+          SweepStatement.update(
+              "sweep/stale_workers.sql", "delete_stale_workers", PERIOD_MICROS, BATCH_SIZE))),
+  /** S7: active batches whose completion was lost are completed, their hook enqueued. */
+  COMPLETE_STALE_BATCHES(
+      "S7",
+      "complete_stale_batches",
+      Cadence.DRAINED,
+      BatchSize.EVENT_WRITER,
+      false,
+      null,
+      null,
+      List.of(
+          SweepStatement.query(
+              "sweep/stale_batches.sql", "complete_stale_batches", "completed", BATCH_SIZE))),
+  /** S8, the event TTL: old {@code job_events} rows go, the prune watermarks rise (E2). */
+  SWEEP_EXPIRED_EVENTS(
+      "S8",
+      "sweep_expired_events",
+      Cadence.ONE_BATCH_PER_TICK,
+      BatchSize.EXPIRED_EVENTS,
+      false,
+      Period.EVENT_RETENTION,
+      null,
+      List.of(
+          SweepStatement.query(
+              "sweep/expired_events.sql",
+              "delete_expired_events",
+              "deleted",
+              PERIOD_MICROS,
+              BATCH_SIZE,
+              RECLAIM_SLICE_MICROS,
+              BATCH_SIZE))),
+  /** S9: keyed slot and bucket rows unused past the reclaim period go (batch size per table). */
+  SWEEP_IDLE_KEYED_ROWS(
+      "S9",
+      "sweep_idle_keyed_rows",
+      Cadence.ONE_BATCH_PER_TICK,
+      BatchSize.IDLE_KEYED_ROWS,
+      false,
+      Period.KEYED_ROW_RECLAIM,
+      null,
+      List.of(
+          SweepStatement.update(
+                  "sweep/idle_keyed_rows.sql",
+                  "delete_idle_keyed_rows",
+                  PERIOD_MICROS,
+                  BATCH_SIZE,
+                  PERIOD_MICROS,
+                  BATCH_SIZE)
+              .counting("reservation_slots", "rate_limit_buckets"))),
+  /** S11 prune: terminal jobs move to {@code jobs_archive}, daily under their own lock. */
+  PRUNE(
+      "S11",
+      "prune",
+      Cadence.DAILY,
+      BatchSize.PRUNE,
+      false,
+      Period.PRUNE_AFTER,
+      Daily.PRUNE,
+      List.of(
+          SweepStatement.update(
+              "sweep/prune.sql", "archive_finished_jobs", PERIOD_MICROS, BATCH_SIZE))),
+  /** S11 archive expiry: archived jobs past their retention are deleted, daily. */
+  ARCHIVE_EXPIRY(
+      "S11",
+      "archive_expiry",
+      Cadence.DAILY,
+      BatchSize.PRUNE,
+      false,
+      Period.ARCHIVE_RETENTION,
+      Daily.ARCHIVE_EXPIRY,
+      List.of(
+          SweepStatement.update(
+              "sweep/archive_expiry.sql", "delete_expired_archive", PERIOD_MICROS, BATCH_SIZE)));
+
+  /** Where a sweep's batch size comes from. */
+  @SuppressWarnings("ImmutableEnumChecker") // final fields: a knob constant, a method reference
+  public enum BatchSize {
+    /** {@code TASKQ_EVENT_WRITER_BATCH_SIZE}. */
+    EVENT_WRITER(KnobCatalog.EVENT_WRITER_BATCH_SIZE, MaintenanceSettings::eventWriterBatchSize),
+    /** {@code TASKQ_PRUNE_BATCH_SIZE}. */
+    PRUNE(KnobCatalog.PRUNE_BATCH_SIZE, s -> s.sweeps().pruneBatchSize()),
+    /** Fixed by the guide: 10 000 rows per tick (S8). */
+    EXPIRED_EVENTS(null, s -> 10_000),
+    /** Fixed by the guide: 256 rows per table per tick (S9). */
+    IDLE_KEYED_ROWS(null, s -> 256);
+
+    private final @Nullable Knob<Integer> knob;
+    private final ToIntFunction<MaintenanceSettings> value;
+
+    BatchSize(@Nullable Knob<Integer> knob, ToIntFunction<MaintenanceSettings> value) {
+      this.knob = knob;
+      this.value = value;
+    }
+
+    /** The knob, or null for a size the guide fixes. */
+    public @Nullable Knob<Integer> knob() {
+      return knob;
+    }
+
+    /** The size under {@code settings}. */
+    public int of(MaintenanceSettings settings) {
+      return value.applyAsInt(settings);
+    }
+  }
+
+  /** A daily sweep's UTC run time knob and its own advisory lock (S11, M1). */
+  @SuppressWarnings("ImmutableEnumChecker") // final fields: a knob constant, a method reference
+  public enum Daily {
+    /** {@code TASKQ_PRUNE_TIME}, under {@code taskq:prune:{schema}}. */
+    PRUNE(KnobCatalog.PRUNE_TIME, Purpose.PRUNE, s -> s.sweeps().pruneTime()),
+    /** {@code TASKQ_ARCHIVE_EXPIRY_TIME}, under {@code taskq:archive_expiry:{schema}}. */
+    ARCHIVE_EXPIRY(
+        KnobCatalog.ARCHIVE_EXPIRY_TIME,
+        Purpose.ARCHIVE_EXPIRY,
+        s -> s.sweeps().archiveExpiryTime());
+
+    private final Knob<LocalTime> knob;
+    private final Purpose lock;
+    private final Function<MaintenanceSettings, LocalTime> value;
+
+    Daily(Knob<LocalTime> knob, Purpose lock, Function<MaintenanceSettings, LocalTime> value) {
+      this.knob = knob;
+      this.lock = lock;
+      this.value = value;
+    }
+
+    /** The knob of the run time. */
+    public Knob<LocalTime> knob() {
+      return knob;
+    }
+
+    /** The sweep's own lock, taken by each of its batches besides the leader fence. */
+    public Purpose lock() {
+      return lock;
+    }
+
+    /** The UTC run time under {@code settings}. */
+    public LocalTime at(MaintenanceSettings settings) {
+      return value.apply(settings);
+    }
+  }
+
+  /** The age a sweep compares rows against, and whether zero turns the sweep off. */
+  @SuppressWarnings("ImmutableEnumChecker") // final fields: a knob constant, a method reference
+  public enum Period {
+    /** {@code TASKQ_WORKER_STALE_AFTER}, above zero (S6). */
+    WORKER_STALE_AFTER(
+        KnobCatalog.WORKER_STALE_AFTER, false, MaintenanceSettings::workerStaleAfter),
+    /** {@code TASKQ_EVENT_RETENTION_PERIOD}; zero turns S8 off. */
+    EVENT_RETENTION(
+        KnobCatalog.EVENT_RETENTION_PERIOD, true, s -> s.sweeps().eventRetentionPeriod()),
+    /** {@code TASKQ_KEYED_ROW_RECLAIM_PERIOD}; zero turns S9 off. */
+    KEYED_ROW_RECLAIM(
+        KnobCatalog.KEYED_ROW_RECLAIM_PERIOD, true, s -> s.sweeps().keyedRowReclaimPeriod()),
+    /** {@code TASKQ_PRUNE_AFTER}, above zero (S11 prune). */
+    PRUNE_AFTER(KnobCatalog.PRUNE_AFTER, false, s -> s.sweeps().pruneAfter()),
+    /** {@code TASKQ_ARCHIVE_RETENTION}, above zero (S11 archive expiry). */
+    ARCHIVE_RETENTION(KnobCatalog.ARCHIVE_RETENTION, false, s -> s.sweeps().archiveRetention());
+
+    private final Knob<Duration> knob;
+    private final boolean zeroDisables;
+    private final Function<MaintenanceSettings, Duration> value;
+
+    Period(
+        Knob<Duration> knob, boolean zeroDisables, Function<MaintenanceSettings, Duration> value) {
+      this.knob = knob;
+      this.zeroDisables = zeroDisables;
+      this.value = value;
+    }
+
+    /** The knob the period is set by. */
+    public Knob<Duration> knob() {
+      return knob;
+    }
+
+    /**
+     * {@code value} checked against this knob's rule.
+     *
+     * @throws IllegalArgumentException naming the knob when {@code value} is out of range
+     */
+    public SweepPeriod of(Duration value) {
+      return zeroDisables
+          ? SweepPeriod.zeroDisables(knob.envName(), value)
+          : SweepPeriod.positive(knob.envName(), value);
+    }
+
+    SweepPeriod of(MaintenanceSettings settings) {
+      return of(value.apply(settings));
+    }
+  }
+
+  private final String id;
+  private final String sweepName;
+  private final Cadence cadence;
+  private final BatchSize batchSize;
+  private final boolean breaker;
+  private final @Nullable Period period;
+  private final @Nullable Daily daily;
+  private final List<SweepStatement> statements;
+
+  SweepCatalog(
+      String id,
+      String sweepName,
+      Cadence cadence,
+      BatchSize batchSize,
+      boolean breaker,
+      @Nullable Period period,
+      @Nullable Daily daily,
+      List<SweepStatement> statements) {
+    this.id = id;
+    this.sweepName = sweepName;
+    this.cadence = cadence;
+    this.batchSize = batchSize;
+    this.breaker = breaker;
+    this.period = period;
+    this.daily = daily;
+    this.statements = statements;
+  }
+
+  /** The guide's number, e.g. {@code S4}. */
+  public String id() {
+    return id;
+  }
+
+  /** The {@code sweep_name} metric label. */
+  public String sweepName() {
+    return sweepName;
+  }
+
+  /** How often the loops run it, and whether a tick drains it. */
+  public Cadence cadence() {
+    return cadence;
+  }
+
+  /** Where its batch size comes from. */
+  public BatchSize batchSize() {
+    return batchSize;
+  }
+
+  /** True when its {@code SweepBatchSizer} sizes each batch (T2: S1-S3). */
+  public boolean breakerWrapped() {
+    return breaker;
+  }
+
+  /** Its period knob, or null. */
+  public @Nullable Period period() {
+    return period;
+  }
+
+  /** For a {@link Cadence#DAILY} row its run time and own lock; null: the leader fence alone. */
+  public @Nullable Daily daily() {
+    return daily;
+  }
+
+  /** Its statements, in the order a batch runs them; empty for S1, whose class holds its own. */
+  public List<SweepStatement> statements() {
+    return statements;
+  }
+
+  /**
+   * The batch of a row without a period (S2-S5, S7) for {@code schema}.
+   *
+   * @throws IllegalStateException for S1 or a row with a period
+   */
+  public StatementSweep batch(SchemaName schema) {
+    if (period != null) {
+      throw new IllegalStateException(sweepName + " needs its period " + period.knob().envName());
+    }
+    return statementSweep(schema, null);
+  }
+
+  /**
+   * The batch of a row with a period (S6, S8, S9, S11) for {@code schema}.
+   *
+   * @throws IllegalArgumentException naming the knob when {@code period} is out of its range
+   * @throws IllegalStateException for a row without a period
+   */
+  public StatementSweep batch(SchemaName schema, Duration period) {
+    Period knob = this.period;
+    if (knob == null) {
+      throw new IllegalStateException(sweepName + " has no period");
+    }
+    return statementSweep(schema, knob.of(period));
+  }
+
+  private StatementSweep statementSweep(SchemaName schema, @Nullable SweepPeriod value) {
+    if (this == RECLAIM_EXPIRED_LOCKS) {
+      throw new IllegalStateException(sweepName + " is a LeaseReclaimSweep");
+    }
+    return new StatementSweep(
+        schema, sweepName, statements, value, daily == null ? null : daily.lock());
+  }
+
+  /**
+   * This row's sweep for {@code schema}, built from {@code settings}, and how the loops run it.
+   *
+   * @param listener receives S1's committed reclaim counts
+   */
+  public SweepSpec spec(
+      SchemaName schema, MaintenanceSettings settings, MaintenanceListener listener) {
+    SweepBatch sweep = sweep(schema, settings, listener);
+    if (breaker) {
+      return SweepSpec.breakerWrapped(sweep, cadence);
+    }
+    int size = batchSize.of(settings);
+    return switch (cadence) {
+      case DRAINED -> SweepSpec.drained(sweep, size);
+      case ONE_BATCH_PER_TICK -> SweepSpec.oneBatchPerTick(sweep, size);
+      case EVERY_SECOND -> SweepSpec.everySecond(sweep, size);
+      case DAILY -> daily(sweep, size, schema, settings);
+    };
+  }
+
+  private SweepSpec daily(
+      SweepBatch sweep, int size, SchemaName schema, MaintenanceSettings settings) {
+    Daily at = Objects.requireNonNull(daily, "daily");
+    return SweepSpec.daily(sweep, size, at.at(settings), AdvisoryLockName.of(at.lock(), schema));
+  }
+
+  private SweepBatch sweep(
+      SchemaName schema, MaintenanceSettings settings, MaintenanceListener listener) {
+    if (this == RECLAIM_EXPIRED_LOCKS) {
+      return new LeaseReclaimSweep(
+          schema, settings.workerStaleAfter(), settings.maxRetryBackoff(), listener);
+    }
+    return statementSweep(schema, period == null ? null : period.of(settings));
+  }
+
+  /** The specs of the rows {@code which} keeps, in table order. */
+  public static List<SweepSpec> specs(
+      SchemaName schema,
+      MaintenanceSettings settings,
+      MaintenanceListener listener,
+      Predicate<SweepCatalog> which) {
+    return Arrays.stream(values())
+        .filter(which)
+        .map(row -> row.spec(schema, settings, listener))
+        .toList();
+  }
+}
