@@ -28,19 +28,30 @@ public final class Dashboard {
     this.settings = settings;
   }
 
-  /** A dashboard over {@code taskq} with {@code settings}. */
+  /**
+   * A dashboard over {@code taskq} with {@code settings}.
+   *
+   * @param taskq the TaskQ the dashboard shows and acts on
+   * @param settings the mount path, access and sign-in settings
+   * @return a new dashboard; it serves nothing until a server or handler mounts it
+   */
   public static Dashboard create(TaskQ taskq, DashboardSettings settings) {
     Objects.requireNonNull(taskq, "taskq");
     Objects.requireNonNull(settings, "settings");
     return new Dashboard(new Router(taskq, settings, InstantSource.system()), settings);
   }
 
-  /** The answer to {@code request}; never throws for a bad request (it answers 4xx). */
+  /**
+   * The answer to {@code request}; never throws for a bad request (it answers 4xx).
+   *
+   * @param request the request, its path below the mount point
+   * @return the response to send
+   */
   public DashboardResponse handle(DashboardRequest request) {
     return router.handle(request);
   }
 
-  /** The settings this dashboard runs with. */
+  /** {@return the settings this dashboard runs with} */
   public DashboardSettings settings() {
     return settings;
   }

@@ -17,6 +17,9 @@ public interface DashboardAccess {
   /**
    * The user behind {@code request}, or empty when the request is not authenticated (it is then
    * answered 401 and shown nothing).
+   *
+   * @param request the request to authenticate
+   * @return the user, or empty for an unauthenticated request
    */
   Optional<DashboardUser> resolve(DashboardRequest request);
 }

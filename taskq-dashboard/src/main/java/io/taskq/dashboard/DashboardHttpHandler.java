@@ -26,7 +26,11 @@ public final class DashboardHttpHandler implements HttpHandler {
   private final Dashboard dashboard;
   private final String mount;
 
-  /** A handler serving {@code dashboard} under {@code dashboard.settings().path()}. */
+  /**
+   * A handler serving {@code dashboard} under {@code dashboard.settings().path()}.
+   *
+   * @param dashboard the dashboard to serve
+   */
   public DashboardHttpHandler(Dashboard dashboard) {
     this.dashboard = Objects.requireNonNull(dashboard, "dashboard");
     String path = dashboard.settings().path();

@@ -44,6 +44,7 @@ public final class DashboardRequest {
   /**
    * A request builder.
    *
+   * @return a builder of a request with {@code method} and {@code path}
    * @param method the HTTP method, e.g. {@code GET}
    * @param path the path below the mount point, starting with {@code /} (or empty for the root)
    */
@@ -51,40 +52,57 @@ public final class DashboardRequest {
     return new Builder(method, path);
   }
 
-  /** The method in upper case. */
+  /** {@return the method in upper case} */
   public String method() {
     return method;
   }
 
-  /** The path below the mount point, starting with {@code /}. */
+  /** {@return the path below the mount point, starting with {@code /}} */
   public String path() {
     return path;
   }
 
-  /** The first value of query parameter {@code name}, if present and not empty. */
+  /**
+   * The first value of query parameter {@code name}, if present and not empty.
+   *
+   * @param name the parameter's name
+   * @return its first value, or empty
+   */
   public Optional<String> query(String name) {
     return first(query, name);
   }
 
-  /** Every query parameter in arrival order, first value each. */
+  /** {@return every query parameter in arrival order, first value each} */
   public Map<String, String> queryParameters() {
     Map<String, String> out = new LinkedHashMap<>();
     query.forEach((k, v) -> out.put(k, v.get(0)));
     return out;
   }
 
-  /** The value of header {@code name} (any case), if present. */
+  /**
+   * The value of header {@code name} (any case), if present.
+   *
+   * @param name the header's name, in any case
+   * @return its value, or empty
+   */
   public Optional<String> header(String name) {
     return Optional.ofNullable(headers.get(name.toLowerCase(Locale.ROOT)));
   }
 
-  /** Whether the request reached the server over TLS (sets the cookies' {@code Secure} flag). */
+  /**
+   * Whether the request reached the server over TLS (sets the cookies' {@code Secure} flag).
+   *
+   * @return true over TLS
+   */
   public boolean secure() {
     return secure;
   }
 
   /**
    * The first value of form field {@code name} from an urlencoded body, if present and not empty.
+   *
+   * @param name the field's name
+   * @return its first value, or empty
    */
   public Optional<String> form(String name) {
     String type = header("Content-Type").orElse("");
@@ -94,7 +112,12 @@ public final class DashboardRequest {
     return first(parseForm(new String(body, StandardCharsets.UTF_8)), name);
   }
 
-  /** The value of cookie {@code name}, if the {@code Cookie} header carries it. */
+  /**
+   * The value of cookie {@code name}, if the {@code Cookie} header carries it.
+   *
+   * @param name the cookie's name
+   * @return its value, or empty
+   */
   public Optional<String> cookie(String name) {
     for (String part : SEMICOLON.split(header("Cookie").orElse(""), -1)) {
       int eq = part.indexOf('=');
@@ -152,13 +175,24 @@ public final class DashboardRequest {
       }
     }
 
-    /** The raw (still encoded) query string, without the {@code ?}; empty for none. */
+    /**
+     * The raw (still encoded) query string, without the {@code ?}; empty for none.
+     *
+     * @param rawQuery the encoded query string
+     * @return this builder
+     */
     public Builder rawQuery(String rawQuery) {
       this.rawQuery = Objects.requireNonNull(rawQuery, "rawQuery");
       return this;
     }
 
-    /** Adds a header; a repeated name keeps the first value. */
+    /**
+     * Adds a header; a repeated name keeps the first value.
+     *
+     * @param name the header's name
+     * @param value the header's value
+     * @return this builder
+     */
     public Builder header(String name, String value) {
       headers.putIfAbsent(name.toLowerCase(Locale.ROOT), Objects.requireNonNull(value, name));
       return this;
@@ -167,6 +201,8 @@ public final class DashboardRequest {
     /**
      * The body bytes.
      *
+     * @param body the request body
+     * @return this builder
      * @throws IllegalArgumentException when longer than {@link #MAX_BODY_BYTES}
      */
     public Builder body(byte[] body) {
@@ -178,13 +214,22 @@ public final class DashboardRequest {
       return this;
     }
 
-    /** Whether the request arrived over TLS. Default: false. */
+    /**
+     * Whether the request arrived over TLS. Default: false.
+     *
+     * @param secure true when the request arrived over TLS
+     * @return this builder
+     */
     public Builder secure(boolean secure) {
       this.secure = secure;
       return this;
     }
 
-    /** The request. */
+    /**
+     * The request.
+     *
+     * @return a request with this builder's values
+     */
     public DashboardRequest build() {
       return new DashboardRequest(this);
     }

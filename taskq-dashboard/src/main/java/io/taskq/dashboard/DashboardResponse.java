@@ -33,34 +33,47 @@ public final class DashboardResponse {
     this.body = body.clone();
   }
 
-  /** A response with a UTF-8 text body of the given content type. */
+  /**
+   * A response with a UTF-8 text body of the given content type.
+   *
+   * @param status the HTTP status
+   * @param contentType the {@code Content-Type} header's value
+   * @param body the body text, sent as UTF-8
+   * @return the response
+   */
   public static DashboardResponse text(int status, String contentType, String body) {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Content-Type", contentType);
     return new DashboardResponse(status, headers, body.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The HTTP status. */
+  /** {@return the HTTP status} */
   public int status() {
     return status;
   }
 
-  /** The headers, in order. */
+  /** {@return the headers, in order} */
   public Map<String, String> headers() {
     return headers;
   }
 
-  /** The body bytes (a copy). */
+  /** {@return the body bytes (a copy)} */
   public byte[] body() {
     return body.clone();
   }
 
-  /** The body as UTF-8 text. */
+  /** {@return the body as UTF-8 text} */
   public String bodyText() {
     return new String(body, StandardCharsets.UTF_8);
   }
 
-  /** This response with header {@code name} set to {@code value} (replacing any). */
+  /**
+   * This response with header {@code name} set to {@code value} (replacing any).
+   *
+   * @param name the header's name
+   * @param value the header's value
+   * @return a copy of this response with the header set
+   */
   public DashboardResponse withHeader(String name, String value) {
     Map<String, String> copy = new LinkedHashMap<>(headers);
     copy.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));

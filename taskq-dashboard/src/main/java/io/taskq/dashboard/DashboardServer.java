@@ -51,6 +51,8 @@ public final class DashboardServer implements AutoCloseable {
    * Starts the dashboard as {@code taskq.config()}'s {@code TASKQ_DASHBOARD_*} knobs say; empty
    * when {@code TASKQ_DASHBOARD_PORT} is 0 (off, the default).
    *
+   * @param taskq the TaskQ to show, whose configuration gives the dashboard's knobs
+   * @return the started server, or empty when the port is 0
    * @throws IllegalStateException when the settings allow actions but configure no credentials
    * @throws IllegalArgumentException when the bind address is not an address of this host
    * @throws UncheckedIOException when the port cannot be bound
@@ -68,6 +70,10 @@ public final class DashboardServer implements AutoCloseable {
    * Serves {@code dashboard} on {@code bind}:{@code port} under its settings' path; port 0 picks a
    * free port (see {@link #uri()}).
    *
+   * @param dashboard the dashboard to serve
+   * @param bind the address to bind, a literal IP or a host name resolving to this host
+   * @param port 0..65535; 0 picks a free port
+   * @return the started server
    * @throws IllegalArgumentException when {@code port} is outside 0..65535 or {@code bind} is not
    *     an address of this host
    * @throws UncheckedIOException when the port cannot be bound
@@ -96,12 +102,12 @@ public final class DashboardServer implements AutoCloseable {
     }
   }
 
-  /** The address and port actually bound. */
+  /** {@return the address and port actually bound} */
   public InetSocketAddress address() {
     return server.getAddress();
   }
 
-  /** The dashboard's root URI, e.g. {@code http://127.0.0.1:8080/taskq/}. */
+  /** {@return the dashboard's root URI, e.g. {@code http://127.0.0.1:8080/taskq/}} */
   public URI uri() {
     String root = path.equals("/") ? "/" : path + "/";
     return URI.create("http://" + hostPort(server) + root);

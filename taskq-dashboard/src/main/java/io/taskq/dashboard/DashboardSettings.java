@@ -42,7 +42,10 @@ public final class DashboardSettings {
     this.access = b.access;
   }
 
-  /** A builder with the defaults: read-write, no credentials, mounted at {@link #DEFAULT_PATH}. */
+  /**
+   * {@return a builder with the defaults: read-write, no credentials, mounted at {@link
+   * #DEFAULT_PATH}}
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -50,6 +53,8 @@ public final class DashboardSettings {
   /**
    * The settings the {@code TASKQ_DASHBOARD_*} knobs of {@code config} give.
    *
+   * @param config the configuration to read
+   * @return the settings
    * @throws IllegalArgumentException when they do not make a valid dashboard (see {@link
    *     Builder#build()})
    */
@@ -61,27 +66,31 @@ public final class DashboardSettings {
     return b.build();
   }
 
-  /** The path the dashboard is mounted at, e.g. {@code /taskq}; links start with it. */
+  /** {@return the path the dashboard is mounted at, e.g. {@code /taskq}; links start with it} */
   public String path() {
     return path;
   }
 
-  /** True when no user may change state, whatever their credentials. */
+  /**
+   * True when no user may change state, whatever their credentials.
+   *
+   * @return true when the dashboard is read-only
+   */
   public boolean readOnly() {
     return readOnly;
   }
 
-  /** The configured token, if any. */
+  /** {@return the configured token, if any} */
   public Optional<String> token() {
     return Optional.ofNullable(token);
   }
 
-  /** The configured user name, if any. */
+  /** {@return the configured user name, if any} */
   public Optional<String> user() {
     return Optional.ofNullable(user);
   }
 
-  /** The configured password, if any. */
+  /** {@return the configured password, if any} */
   public Optional<String> password() {
     return Optional.ofNullable(password);
   }
@@ -89,17 +98,23 @@ public final class DashboardSettings {
   /**
    * The origins (scheme://host[:port]) from which state changes are accepted besides the request's
    * own {@code Host}; needed behind a proxy that rewrites the host.
+   *
+   * @return the extra accepted origins; empty by default
    */
   public List<String> origins() {
     return origins;
   }
 
-  /** The host application's resolver, if it authenticates users itself. */
+  /** {@return the host application's resolver, if it authenticates users itself} */
   public Optional<DashboardAccess> access() {
     return Optional.ofNullable(access);
   }
 
-  /** True when the dashboard signs users in itself (a token or a user is configured). */
+  /**
+   * True when the dashboard signs users in itself (a token or a user is configured).
+   *
+   * @return true when a token or a user is configured
+   */
   public boolean signsIn() {
     return access == null && (token != null || user != null);
   }
@@ -138,6 +153,9 @@ public final class DashboardSettings {
      * The mount path: {@code /} or {@code /segment[/segment...]} without a trailing slash.
      *
      * <p>Default: {@code /taskq}.
+     *
+     * @param path the mount path
+     * @return this builder
      */
     public Builder path(String path) {
       Objects.requireNonNull(path, "path");
@@ -152,7 +170,12 @@ public final class DashboardSettings {
       return this;
     }
 
-    /** No state changes at all. Default: false. */
+    /**
+     * No state changes at all. Default: false.
+     *
+     * @param readOnly true to allow no state changes
+     * @return this builder
+     */
     public Builder readOnly(boolean readOnly) {
       this.readOnly = readOnly;
       return this;
@@ -161,6 +184,8 @@ public final class DashboardSettings {
     /**
      * Signs in with this token (at least 16 characters).
      *
+     * @param token the token, at least 16 characters
+     * @return this builder
      * @throws IllegalArgumentException when shorter
      */
     public Builder token(String token) {
@@ -176,6 +201,9 @@ public final class DashboardSettings {
     /**
      * Signs in with this user name and password (at least 8 characters).
      *
+     * @param name the user name, not blank
+     * @param password the password, at least 8 characters
+     * @return this builder
      * @throws IllegalArgumentException when the name is blank or the password shorter
      */
     public Builder user(String name, String password) {
@@ -199,6 +227,8 @@ public final class DashboardSettings {
     /**
      * Extra accepted origins, each {@code http[s]://host[:port]}.
      *
+     * @param origins the extra origins
+     * @return this builder
      * @throws IllegalArgumentException when one is not of that form
      */
     public Builder origins(List<String> origins) {
@@ -214,7 +244,12 @@ public final class DashboardSettings {
       return this;
     }
 
-    /** The host application resolves users itself; the built-in sign-in is then not used. */
+    /**
+     * The host application resolves users itself; the built-in sign-in is then not used.
+     *
+     * @param access the application's resolver of users
+     * @return this builder
+     */
     public Builder access(DashboardAccess access) {
       this.access = Objects.requireNonNull(access, "access");
       return this;
@@ -223,6 +258,7 @@ public final class DashboardSettings {
     /**
      * The settings.
      *
+     * @return the settings built from this builder's values
      * @throws IllegalStateException when actions are allowed (not read-only) but nobody could be
      *     authenticated: no resolver, no token, no user
      */

@@ -10,7 +10,12 @@ import java.util.Objects;
  *     read-only user
  */
 public record DashboardUser(String name, boolean mayAct) {
-  /** Validates the user. */
+  /**
+   * Validates the user.
+   *
+   * @param name the user's name as the audit log records it, not blank
+   * @param mayAct true when the user may change state
+   */
   public DashboardUser {
     Objects.requireNonNull(name, "name");
     if (name.isBlank()) {

@@ -50,7 +50,14 @@ public final class JacksonCodec<T> implements PayloadCodec<T> {
     this.reader = mapper.readerFor(type);
   }
 
-  /** A codec for payloads of class {@code type}, read and written by {@code mapper}. */
+  /**
+   * A codec for payloads of class {@code type}, read and written by {@code mapper}.
+   *
+   * @param <T> the payload type
+   * @param mapper the application's configured mapper, used as given
+   * @param type the payload's class
+   * @return a codec for {@code type}
+   */
   public static <T> JacksonCodec<T> of(ObjectMapper mapper, Class<T> type) {
     Objects.requireNonNull(mapper, "mapper");
     return new JacksonCodec<>(mapper, mapper.constructType(Objects.requireNonNull(type, "type")));
@@ -59,6 +66,11 @@ public final class JacksonCodec<T> implements PayloadCodec<T> {
   /**
    * A codec for a generic payload type, such as {@code new TypeReference<List<OrderLine>>() {}},
    * read and written by {@code mapper}.
+   *
+   * @param <T> the payload type
+   * @param mapper the application's configured mapper, used as given
+   * @param type the payload's full generic type
+   * @return a codec for {@code type}
    */
   public static <T> JacksonCodec<T> of(ObjectMapper mapper, TypeReference<T> type) {
     Objects.requireNonNull(mapper, "mapper");
@@ -102,6 +114,8 @@ public final class JacksonCodec<T> implements PayloadCodec<T> {
   /**
    * The JSON of {@code payload}, for a {@code JobRequest}: what a producer enqueues.
    *
+   * @param payload the payload to write
+   * @return its JSON text, as the mapper writes the payload type
    * @throws IllegalArgumentException when the mapper cannot write it (nothing is enqueued)
    */
   public String toJson(T payload) {
@@ -118,6 +132,10 @@ public final class JacksonCodec<T> implements PayloadCodec<T> {
    * Reads a stored result (the JSON text of a job's result, as a lookup returns it) as {@code
    * resultType}.
    *
+   * @param <R> the result type
+   * @param resultJson the stored result's JSON text
+   * @param resultType the class to map it onto
+   * @return the mapped result
    * @throws ResultMappingException when the document does not map onto {@code resultType}
    */
   public <R> R readResult(String resultJson, Class<R> resultType) {
@@ -130,7 +148,11 @@ public final class JacksonCodec<T> implements PayloadCodec<T> {
     }
   }
 
-  /** The payload type this codec maps. */
+  /**
+   * The payload type this codec maps.
+   *
+   * @return the payload's Jackson type
+   */
   public JavaType type() {
     return type;
   }

@@ -19,6 +19,9 @@ public final class PayloadMappingException extends NonRetryableException {
 
   /**
    * The payload does not map, for the reason in {@code message}, found by Jackson as {@code cause}.
+   *
+   * @param message what does not map and why (the type, Jackson's reason, the path)
+   * @param cause Jackson's exception
    */
   public PayloadMappingException(String message, Throwable cause) {
     super(message, cause);

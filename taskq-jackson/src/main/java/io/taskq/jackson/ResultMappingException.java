@@ -17,6 +17,9 @@ public final class ResultMappingException extends NonRetryableException {
 
   /**
    * The result does not map, for the reason in {@code message}, found by Jackson as {@code cause}.
+   *
+   * @param message what does not map and why (the type, Jackson's reason, the path)
+   * @param cause Jackson's exception
    */
   public ResultMappingException(String message, Throwable cause) {
     super(message, cause);

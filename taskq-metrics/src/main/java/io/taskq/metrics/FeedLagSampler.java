@@ -41,6 +41,7 @@ public final class FeedLagSampler {
   /**
    * A sampler that has not read yet; registers its gauges in {@code registry} at once.
    *
+   * @param registry the registry its gauges and failure counter are registered in
    * @param sweepName the {@code sweep_name} its failed reads count under, e.g. {@code
    *     event_feed_lag}
    * @param source the reading, e.g. {@code taskq.reclaimEvents()::lag}
@@ -70,12 +71,12 @@ public final class FeedLagSampler {
         .register(registry);
   }
 
-  /** The {@code sweep_name} failed reads count under. */
+  /** {@return the {@code sweep_name} failed reads count under} */
   public String sweepName() {
     return sweepName;
   }
 
-  /** The last successful reading, or null before the first. */
+  /** {@return the last successful reading, or null before the first} */
   public @Nullable ReclaimFeedLag last() {
     return last.get();
   }

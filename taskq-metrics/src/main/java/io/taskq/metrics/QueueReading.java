@@ -14,6 +14,9 @@ public record QueueReading(String queue, long depth, Duration oldestPendingAge) 
   /**
    * Validates the reading.
    *
+   * @param queue the queue name, not blank
+   * @param depth pending jobs on the queue, not negative
+   * @param oldestPendingAge how long the oldest runnable pending job has waited; zero when none
    * @throws IllegalArgumentException when {@code queue} is blank, {@code depth} is negative or
    *     {@code oldestPendingAge} is negative
    */

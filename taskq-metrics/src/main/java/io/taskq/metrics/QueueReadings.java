@@ -14,6 +14,7 @@ public interface QueueReadings {
   /**
    * The current readings, at most one per queue.
    *
+   * @return the readings, at most one per queue
    * @throws Exception when the read failed or timed out; the sampler counts it under {@code
    *     taskq.maintenance_leader.sweep_timeouts{sweep_name}} with its own name and keeps the last
    *     values

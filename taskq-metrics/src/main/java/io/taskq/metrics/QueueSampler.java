@@ -55,7 +55,7 @@ public final class QueueSampler {
     this.failedReads = TaskQMetrics.sweepTimeouts(registry, sweepName);
   }
 
-  /** The {@code sweep_name} failed reads count under. */
+  /** {@return the {@code sweep_name} failed reads count under} */
   public String sweepName() {
     return sweepName;
   }
@@ -86,6 +86,9 @@ public final class QueueSampler {
   /**
    * Samples every {@code period} on {@code executor} until the returned future is cancelled.
    *
+   * @param executor the executor that runs each sample
+   * @param period the delay between the end of one sample and the start of the next, positive
+   * @return the scheduled sampling; cancel it to stop
    * @throws IllegalArgumentException when {@code period} is not positive
    */
   public ScheduledFuture<?> schedule(ScheduledExecutorService executor, Duration period) {

@@ -103,6 +103,8 @@ public final class TaskQMetrics implements MeterBinder, MaintenanceListener, Job
   /**
    * A gauge sampler for queue depth and oldest-pending age, registered in this binding's registry.
    *
+   * @param source where the readings come from
+   * @return a new sampler, not yet scheduled
    * @param sweepName the {@code sweep_name} its failed reads count under, e.g. {@code queue_depth}
    * @throws IllegalStateException when this binding is not bound yet
    */

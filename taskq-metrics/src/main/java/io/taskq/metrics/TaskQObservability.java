@@ -86,6 +86,8 @@ public final class TaskQObservability implements AutoCloseable {
   /**
    * Makes {@code metrics} the builder's maintenance listener and job listener.
    *
+   * @param builder the TaskQ builder to listen to
+   * @param metrics the metrics binding to install as its listeners
    * @return {@code builder}
    */
   public static TaskQ.Builder listen(TaskQ.Builder builder, TaskQMetrics metrics) {
@@ -96,6 +98,11 @@ public final class TaskQObservability implements AutoCloseable {
   /**
    * Attaches with the {@linkplain #DEFAULT_SAMPLE_PERIOD default sample period}; see {@link
    * #attach(TaskQ, TaskQMetrics, PrometheusMeterRegistry, Duration)}.
+   *
+   * @param taskq the TaskQ to observe
+   * @param metrics the binding installed by {@link #listen}, bound to {@code registry} here
+   * @param registry the registry the meters are registered in and {@code /metrics} scrapes
+   * @return the running observability; close it to stop the samplers and the endpoint
    */
   public static TaskQObservability attach(
       TaskQ taskq, TaskQMetrics metrics, PrometheusMeterRegistry registry) {
@@ -107,6 +114,10 @@ public final class TaskQObservability implements AutoCloseable {
    * endpoint. {@code metrics} should be the TaskQ's listeners ({@link #listen}); otherwise the
    * lifecycle and sweep meters stay empty.
    *
+   * @param taskq the TaskQ to observe
+   * @param metrics the binding installed by {@link #listen}, bound to {@code registry} here
+   * @param registry the registry the meters are registered in and {@code /metrics} scrapes
+   * @return the running observability; close it to stop the samplers and the endpoint
    * @param samplePeriod how often the samplers read, positive
    * @throws IllegalArgumentException when {@code metrics} is bound to another registry, the period
    *     is not positive, or the configured bind address is not an address of this host
@@ -180,22 +191,27 @@ public final class TaskQObservability implements AutoCloseable {
     return taskq.isRunning() ? ProcessState.RUNNING : ProcessState.STARTING;
   }
 
-  /** {@code /live}, {@code /ready} and {@code /metrics}, to mount in the application's server. */
+  /**
+   * {@return {@code /live}, {@code /ready} and {@code /metrics}, to mount in the application's
+   * server}
+   */
   public Map<String, EndpointHandler> routes() {
     return routes;
   }
 
-  /** The queue-depth sampler ({@code sweep_name} {@value #QUEUE_SAMPLER}). */
+  /** {@return the queue-depth sampler ({@code sweep_name} {@value #QUEUE_SAMPLER})} */
   public QueueSampler queueSampler() {
     return queueSampler;
   }
 
-  /** The feed-lag sampler ({@code sweep_name} {@value #FEED_LAG_SAMPLER}). */
+  /** {@return the feed-lag sampler ({@code sweep_name} {@value #FEED_LAG_SAMPLER})} */
   public FeedLagSampler feedLagSampler() {
     return feedLagSampler;
   }
 
-  /** The address the endpoint listens on; empty when {@code TASKQ_HTTP_PORT} is 0 (off). */
+  /**
+   * {@return the address the endpoint listens on; empty when {@code TASKQ_HTTP_PORT} is 0 (off)}
+   */
   public Optional<InetSocketAddress> endpointAddress() {
     return endpoint == null ? Optional.empty() : Optional.of(endpoint.address());
   }

@@ -29,6 +29,8 @@ public final class RedisConnector implements AutoCloseable {
   /**
    * A connector to {@link TaskQConfig#redisUrl()} for {@link TaskQConfig#schemaName()}.
    *
+   * @param config the configuration whose Redis URL, command timeout and schema name are used
+   * @return a new connector
    * @throws IllegalArgumentException when the configuration has no Redis URL
    */
   public static RedisConnector create(TaskQConfig config) {
@@ -46,6 +48,10 @@ public final class RedisConnector implements AutoCloseable {
   /**
    * A connector to {@code url} for {@code schema}, each command bounded by {@code commandTimeout}.
    *
+   * @param url the Redis URL ({@code redis://} or {@code rediss://})
+   * @param commandTimeout the deadline of each command; positive
+   * @param schema the schema whose name every key carries
+   * @return a new connector
    * @throws IllegalArgumentException when the URL is not a Redis URL (shown masked) or the timeout
    *     is not positive
    */
@@ -54,17 +60,21 @@ public final class RedisConnector implements AutoCloseable {
     return new RedisConnector(RedisLink.open(url, commandTimeout), schema);
   }
 
-  /** The schema every key of this connector carries. */
+  /** {@return the schema every key of this connector carries} */
   public SchemaName schema() {
     return keys.schema();
   }
 
-  /** The deadline of every Redis command. */
+  /** {@return the deadline of every Redis command} */
   public Duration commandTimeout() {
     return link.commandTimeout();
   }
 
-  /** False from a call that found Redis unavailable until the next call that succeeds. */
+  /**
+   * False from a call that found Redis unavailable until the next call that succeeds.
+   *
+   * @return {@code false} while the last call found Redis unavailable, else {@code true}
+   */
   public boolean available() {
     return link.available();
   }

@@ -75,7 +75,12 @@ public final class RedisProgressStore implements ProgressStore, AutoCloseable {
             });
   }
 
-  /** A builder of a store on {@code connector}'s Redis and schema. */
+  /**
+   * A builder of a store on {@code connector}'s Redis and schema.
+   *
+   * @param connector the Redis connection and schema the store writes to
+   * @return a builder with the defaults its setters state
+   */
   public static Builder builder(RedisConnector connector) {
     return new Builder(connector);
   }
@@ -205,12 +210,12 @@ public final class RedisProgressStore implements ProgressStore, AutoCloseable {
     return viaFallback.apply(to);
   }
 
-  /** Reports dropped because Redis was unavailable and there was no fallback. */
+  /** {@return reports dropped because Redis was unavailable and there was no fallback} */
   public long droppedReports() {
     return dropped.get();
   }
 
-  /** How long a job's latest report stays in Redis. */
+  /** {@return how long a job's latest report stays in Redis} */
   public Duration ttl() {
     return ttl;
   }
@@ -277,6 +282,9 @@ public final class RedisProgressStore implements ProgressStore, AutoCloseable {
      * How long a job's latest report stays in Redis after it was written.
      *
      * <p>Default: 24h. Range: 1 ms..366 days.
+     *
+     * @param ttl the time to live of each report
+     * @return this builder
      */
     public Builder ttl(Duration ttl) {
       Objects.requireNonNull(ttl, "ttl");
@@ -291,13 +299,16 @@ public final class RedisProgressStore implements ProgressStore, AutoCloseable {
      * Where progress goes while Redis is unavailable, typically the PostgreSQL progress store.
      *
      * <p>Default: none (reports are dropped and counted; reads throw).
+     *
+     * @param fallback the store that takes reports and reads while Redis is unavailable
+     * @return this builder
      */
     public Builder fallback(ProgressStore fallback) {
       this.fallback = Objects.requireNonNull(fallback, "fallback");
       return this;
     }
 
-    /** The store. */
+    /** {@return a store with this builder's settings} */
     public RedisProgressStore build() {
       return new RedisProgressStore(this);
     }

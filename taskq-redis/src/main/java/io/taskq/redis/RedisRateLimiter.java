@@ -42,6 +42,9 @@ public final class RedisRateLimiter implements RateLimiter {
   /**
    * A limiter applying {@code limit} to every name, in {@code connector}'s Redis and schema.
    *
+   * @param connector the Redis connection and schema the counters live in
+   * @param limit the limit applied to each name separately
+   * @return a new limiter
    * @param onUnavailable what to decide while Redis cannot answer; there is deliberately no default
    *     (see {@code docs/rate-limits.md} for choosing)
    */
@@ -69,12 +72,12 @@ public final class RedisRateLimiter implements RateLimiter {
     return decision;
   }
 
-  /** The limit this limiter applies. */
+  /** {@return the limit this limiter applies} */
   public RateLimit limit() {
     return limit;
   }
 
-  /** What this limiter decides while Redis cannot answer. */
+  /** {@return what this limiter decides while Redis cannot answer} */
   public UnavailablePolicy onUnavailable() {
     return onUnavailable;
   }

@@ -6,6 +6,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * One job as {@link TestJobs} read it from the schema's {@code jobs} table.
  *
+ * @param id the job's id
+ * @param actor the actor's name
+ * @param queue the queue's name
+ * @param status the job's status when it was read
  * @param payloadJson the payload in PostgreSQL's {@code jsonb} rewrite of what was enqueued
  * @param attempt the attempts started so far
  * @param resultJson the stored result, if any

@@ -17,6 +17,11 @@ public abstract class ForwardingDataSource implements DataSource {
   /** The data source every call goes to. */
   protected final DataSource target;
 
+  /**
+   * A data source that forwards every call to {@code target}.
+   *
+   * @param target the data source every call goes to
+   */
   protected ForwardingDataSource(DataSource target) {
     this.target = Objects.requireNonNull(target, "target");
   }

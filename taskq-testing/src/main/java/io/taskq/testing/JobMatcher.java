@@ -47,18 +47,32 @@ public final class JobMatcher {
     this.payloadTestDescription = payloadTestDescription;
   }
 
-  /** Jobs of the actor named {@code actor}, in any queue and status. */
+  /**
+   * Jobs of the actor named {@code actor}, in any queue and status.
+   *
+   * @param actor the actor's name
+   * @return a matcher of that actor's jobs
+   */
   public static JobMatcher actor(String actor) {
     return new JobMatcher(
         Objects.requireNonNull(actor, "actor"), null, Set.of(), null, null, null, null);
   }
 
-  /** Every job, of any actor. */
+  /**
+   * Every job, of any actor.
+   *
+   * @return a matcher of every job
+   */
   public static JobMatcher anyJob() {
     return new JobMatcher(null, null, Set.of(), null, null, null, null);
   }
 
-  /** Only jobs on {@code queue}. */
+  /**
+   * Only jobs on {@code queue}.
+   *
+   * @param queue the queue's name
+   * @return a copy of this matcher restricted to {@code queue}
+   */
   public JobMatcher queue(String queue) {
     return new JobMatcher(
         actor,
@@ -73,6 +87,10 @@ public final class JobMatcher {
   /**
    * Only jobs in one of {@code statuses}; by default every status counts, since in inline mode (or
    * with a running worker) a job may have run before the assertion.
+   *
+   * @param first a status to accept
+   * @param more further statuses to accept
+   * @return a copy of this matcher that accepts only those statuses
    */
   public JobMatcher status(JobStatus first, JobStatus... more) {
     Set<JobStatus> wanted = EnumSet.of(first, more);
@@ -86,7 +104,12 @@ public final class JobMatcher {
         payloadTestDescription);
   }
 
-  /** Only jobs whose payload equals {@code json} as a JSON value (key order and spaces ignored). */
+  /**
+   * Only jobs whose payload equals {@code json} as a JSON value (key order and spaces ignored).
+   *
+   * @param json a JSON document
+   * @return a copy of this matcher that also requires the payload to equal {@code json}
+   */
   public JobMatcher payloadEquals(String json) {
     return new JobMatcher(
         actor,
@@ -101,6 +124,9 @@ public final class JobMatcher {
   /**
    * Only jobs whose payload contains {@code json} (PostgreSQL's {@code @>}: every key and value of
    * {@code json} is in the payload, nested objects likewise, arrays as subsets).
+   *
+   * @param json a JSON document
+   * @return a copy of this matcher that also requires the payload to contain {@code json}
    */
   public JobMatcher payloadContains(String json) {
     return new JobMatcher(
@@ -116,6 +142,10 @@ public final class JobMatcher {
   /**
    * Only jobs whose payload passes {@code test}, given the stored JSON text (PostgreSQL's rewrite:
    * parse it, do not compare it as text); {@code description} names the condition in failures.
+   *
+   * @param description what {@code test} checks, shown in assertion failures
+   * @param test the condition on the payload's JSON text
+   * @return a copy of this matcher that also requires {@code test} to pass
    */
   public JobMatcher payload(String description, Predicate<String> test) {
     return new JobMatcher(

@@ -32,6 +32,8 @@ public @interface TaskQTest {
    * (several workers plus a leader, say) raises it. A borrower that waits more than 10 s fails.
    *
    * <p>Default 4; range 1..50.
+   *
+   * @return the pool's maximum size
    */
   int poolSize() default 4;
 
@@ -42,6 +44,8 @@ public @interface TaskQTest {
    *
    * <p>Default {@code t}; 1 to 16 lower-case letters, digits or underscores, starting with a
    * letter.
+   *
+   * @return the schema name prefix
    */
   String schemaPrefix() default "t";
 }

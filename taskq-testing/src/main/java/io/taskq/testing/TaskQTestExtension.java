@@ -22,6 +22,9 @@ public final class TaskQTestExtension implements BeforeAllCallback, ParameterRes
   public static final String SESSION_TIME_ZONE =
       System.getProperty("taskq.test.timezone", "America/St_Johns");
 
+  /** Created by JUnit for each class annotated {@link TaskQTest}. */
+  public TaskQTestExtension() {}
+
   private static final ExtensionContext.Namespace NAMESPACE =
       ExtensionContext.Namespace.create(TaskQTestExtension.class);
   private static final String KEY = "resources";

@@ -46,13 +46,22 @@ public final class TestJobs {
     this.firstId = firstId;
   }
 
-  /** The jobs of the test class's schema, on its pool. */
+  /**
+   * The jobs of the test class's schema, on its pool.
+   *
+   * @param services the test class's services
+   * @return a view of every job in the class's schema
+   */
   public static TestJobs of(TestServices services) {
     return of(services.dataSource(), services.schema());
   }
 
   /**
    * The jobs of {@code schema} (a TaskQ schema, already migrated), read through {@code dataSource}.
+   *
+   * @param dataSource the data source to read through
+   * @param schema the schema name, unquoted
+   * @return a view of every job in {@code schema}
    */
   public static TestJobs of(DataSource dataSource, String schema) {
     Objects.requireNonNull(dataSource, "dataSource");
@@ -63,6 +72,7 @@ public final class TestJobs {
    * A view that sees only the jobs enqueued from now on: the tests of one class share a schema, so
    * a test that counts jobs starts from here.
    *
+   * @return a view of the jobs enqueued after this call
    * @throws IllegalStateException when the schema cannot be read
    */
   public TestJobs onlyNew() {
@@ -76,7 +86,12 @@ public final class TestJobs {
     }
   }
 
-  /** The jobs {@code matcher} selects, oldest first. */
+  /**
+   * The jobs {@code matcher} selects, oldest first.
+   *
+   * @param matcher which jobs to return
+   * @return the matching jobs, oldest first
+   */
   public List<EnqueuedJob> find(JobMatcher matcher) {
     Objects.requireNonNull(matcher, "matcher");
     try (Connection c = dataSource.getConnection();
@@ -105,6 +120,7 @@ public final class TestJobs {
   /**
    * Asserts that at least one job {@code matcher} selects was enqueued.
    *
+   * @param matcher which jobs to look for
    * @return the jobs it selects
    * @throws AssertionError listing the jobs there were when none matches
    */
@@ -119,6 +135,8 @@ public final class TestJobs {
   /**
    * Asserts that exactly {@code count} jobs {@code matcher} selects were enqueued.
    *
+   * @param matcher which jobs to count
+   * @param count the expected number of matching jobs
    * @return the jobs it selects
    * @throws AssertionError listing the jobs there were when the count differs
    */
@@ -144,6 +162,7 @@ public final class TestJobs {
   /**
    * Asserts that no job {@code matcher} selects was enqueued.
    *
+   * @param matcher which jobs must be absent
    * @throws AssertionError naming the jobs that match
    */
   public void assertNoneEnqueued(JobMatcher matcher) {
@@ -163,6 +182,9 @@ public final class TestJobs {
    * Waits until job {@code id} has ended (succeeded, failed, crashed or cancelled) and returns it.
    * Something else must run it meanwhile: a started worker, or another thread's drain.
    *
+   * @param id the job's id
+   * @param timeout how long to wait at most
+   * @return the job as it ended
    * @throws AssertionError when there is no such job, or it has not ended within {@code timeout}
    *     (naming its status and attempts)
    */

@@ -40,6 +40,8 @@ public final class TestServices {
   /**
    * The fresh schema's name (unquoted: lower-case letters, digits and underscores; created before
    * the class, dropped with everything in it after the class).
+   *
+   * @return the schema's name, unquoted
    */
   public String schema() {
     return schema;
@@ -48,6 +50,8 @@ public final class TestServices {
   /**
    * A {@code HikariDataSource} on the test database whose sessions run in a deliberately non-UTC
    * time zone; closed after the class.
+   *
+   * @return the class's pool on the test database
    */
   public DataSource dataSource() {
     return dataSource;
@@ -57,6 +61,8 @@ public final class TestServices {
    * A JDBC URL of the test database that opens a connection on its own (it may carry the user and
    * password as parameters, so never log it unredacted); for code that needs a connection outside
    * the pool, such as a leader's dedicated lock connection.
+   *
+   * @return the test database's JDBC URL
    */
   public String jdbcUrl() {
     return jdbcUrl;
@@ -65,6 +71,8 @@ public final class TestServices {
   /**
    * The URI of the test Redis, found on the first call (the class fails then, naming what was
    * tried, when there is none). Every key under {@link #redisPrefix()} is deleted after the class.
+   *
+   * @return the test Redis's URI
    */
   public String redisUri() {
     String uri = redisUri;
@@ -83,6 +91,8 @@ public final class TestServices {
   /**
    * The key prefix owned by the class, {@code taskq:{schema}:}, which is also the prefix of every
    * key TaskQ itself derives for this schema (M5). Asking for it does not need Redis.
+   *
+   * @return the key prefix {@code taskq:{schema}:}
    */
   public String redisPrefix() {
     return redisPrefix;

@@ -8,6 +8,6 @@ package io.taskq.metrics.http;
  */
 @FunctionalInterface
 public interface EndpointHandler {
-  /** The reply to a GET now. */
+  /** {@return the reply to a GET now} */
   HttpReply respond();
 }

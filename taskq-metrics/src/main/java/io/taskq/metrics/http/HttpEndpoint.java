@@ -46,6 +46,9 @@ public final class HttpEndpoint implements AutoCloseable {
    * TaskQConfig#httpPort()} is 0 (off), else serving {@code routes} on {@link
    * TaskQConfig#httpBind()}.
    *
+   * @param config the configuration whose HTTP port and bind address are used
+   * @param routes path (starting with {@code /}) to handler
+   * @return the started endpoint, or empty when the port is 0
    * @throws IllegalArgumentException when the bind address is not an address of this host
    * @throws UncheckedIOException when the port cannot be bound
    */
@@ -60,6 +63,9 @@ public final class HttpEndpoint implements AutoCloseable {
   /**
    * The three standard routes: {@code /live}, {@code /ready}, {@code /metrics}.
    *
+   * @param live the handler of {@code /live}
+   * @param ready the handler of {@code /ready}
+   * @param metrics the handler of {@code /metrics}
    * @return an ordered map suitable for {@link #start} and {@link #fromConfig}
    */
   public static Map<String, EndpointHandler> standardRoutes(
@@ -75,6 +81,7 @@ public final class HttpEndpoint implements AutoCloseable {
    * Serves {@code routes} on {@code bind}:{@code port}; port 0 picks an ephemeral port (see {@link
    * #address()}).
    *
+   * @return the started endpoint
    * @param bind the address to bind, a literal IP or a host name resolving to this host
    * @param port 0..65535
    * @param routes path (starting with {@code /}) to handler
@@ -108,7 +115,7 @@ public final class HttpEndpoint implements AutoCloseable {
     }
   }
 
-  /** The address and port actually bound. */
+  /** {@return the address and port actually bound} */
   public InetSocketAddress address() {
     return server.getAddress();
   }

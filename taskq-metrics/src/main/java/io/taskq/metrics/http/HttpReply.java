@@ -17,6 +17,9 @@ public record HttpReply(int status, String contentType, String body) {
   /**
    * Validates the reply.
    *
+   * @param status the HTTP status code, 100..599
+   * @param contentType the {@code Content-Type} header value
+   * @param body the body text (UTF-8 on the wire)
    * @throws IllegalArgumentException when {@code status} is outside 100..599
    */
   public HttpReply {
@@ -27,7 +30,7 @@ public record HttpReply(int status, String contentType, String body) {
     }
   }
 
-  /** The body as UTF-8 bytes. */
+  /** {@return the body as UTF-8 bytes} */
   public byte[] bodyBytes() {
     return body.getBytes(StandardCharsets.UTF_8);
   }

@@ -8,6 +8,9 @@ package io.taskq.metrics.http;
 public final class LivenessHandler implements EndpointHandler {
   private static final HttpReply LIVE = new HttpReply(200, HttpReply.JSON, "{\"status\":\"live\"}");
 
+  /** A handler that answers 200 as long as the process runs. */
+  public LivenessHandler() {}
+
   @Override
   public HttpReply respond() {
     return LIVE;

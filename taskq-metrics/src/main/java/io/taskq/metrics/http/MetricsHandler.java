@@ -13,7 +13,11 @@ public final class MetricsHandler implements EndpointHandler {
 
   private final PrometheusMeterRegistry registry;
 
-  /** A handler scraping {@code registry}, the one {@code TaskQMetrics} is bound to. */
+  /**
+   * A handler scraping {@code registry}, the one {@code TaskQMetrics} is bound to.
+   *
+   * @param registry the registry to scrape
+   */
   public MetricsHandler(PrometheusMeterRegistry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
   }

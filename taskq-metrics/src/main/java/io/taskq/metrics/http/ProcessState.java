@@ -9,7 +9,7 @@ public enum ProcessState {
   /** Stopping: draining, no longer ready (503). */
   STOPPING;
 
-  /** The lower-case name the JSON body uses. */
+  /** {@return the lower-case name the JSON body uses} */
   public String label() {
     return name().toLowerCase(java.util.Locale.ROOT);
   }

@@ -49,6 +49,10 @@ public final class TaskQAutoConfiguration {
    * The settings: {@code taskq.*} properties over {@code TASKQ_*} variables over the defaults, then
    * every {@link TaskQConfigCustomizer}; all checked at once (SB2).
    *
+   * @param environment the environment the {@code taskq.*} properties and {@code TASKQ_*} variables
+   *     are read from
+   * @param customizers the customizers applied, in order, after the properties
+   * @return the checked settings
    * @throws io.taskq.core.TaskQConfigException listing every bad setting, each by the name it was
    *     given under and where
    */
@@ -97,6 +101,16 @@ public final class TaskQAutoConfiguration {
   /**
    * The engine, built but not started (its {@link TaskQLifecycle} starts it once every bean
    * exists), after the database initializers (Flyway, Liquibase, {@code schema.sql}).
+   *
+   * @param taskqDataSource the data source marked {@link TaskQDataSource}, if any
+   * @param dataSources every data source, used when there is exactly one (or a primary one) and
+   *     none is marked
+   * @param config the settings
+   * @param properties the starter's own {@code taskq.*} properties
+   * @param maintenanceListener the maintenance listener bean, used when there is exactly one
+   * @param jobListener the job listener bean, used when there is exactly one
+   * @param customizers the builder customizers, applied in order
+   * @return the engine, not started
    */
   @Bean
   @ConditionalOnMissingBean
@@ -119,14 +133,27 @@ public final class TaskQAutoConfiguration {
     return builder.build();
   }
 
-  /** Starts the engine with the context and stops it in the shutdown phase (SB1, SB6). */
+  /**
+   * Starts the engine with the context and stops it in the shutdown phase (SB1, SB6).
+   *
+   * @param taskq the engine
+   * @param beans the factory whose {@code Actor} beans are registered at start
+   * @return the lifecycle
+   */
   @Bean
   @ConditionalOnMissingBean
   public TaskQLifecycle taskQLifecycle(TaskQ taskq, ListableBeanFactory beans) {
     return new TaskQLifecycle(taskq, beans);
   }
 
-  /** Enqueues inside the application's transactions (SB4). */
+  /**
+   * Enqueues inside the application's transactions (SB4).
+   *
+   * @param taskq the engine
+   * @param taskqDataSource the data source marked {@link TaskQDataSource}, if any
+   * @param dataSources every data source, used when none is marked
+   * @return the transactional enqueuer on TaskQ's data source
+   */
   @Bean
   @ConditionalOnMissingBean
   public TaskQJobs taskQJobs(

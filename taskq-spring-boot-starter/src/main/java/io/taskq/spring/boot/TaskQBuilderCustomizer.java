@@ -10,6 +10,10 @@ import io.taskq.postgres.TaskQ;
  */
 @FunctionalInterface
 public interface TaskQBuilderCustomizer {
-  /** Adjusts {@code builder}. */
+  /**
+   * Adjusts {@code builder}.
+   *
+   * @param builder the engine's builder, its settings already applied
+   */
   void customize(TaskQ.Builder builder);
 }

@@ -16,6 +16,10 @@ import io.taskq.core.TaskQConfig;
  */
 @FunctionalInterface
 public interface TaskQConfigCustomizer {
-  /** Adjusts {@code builder}; problems surface together with every other one at start-up. */
+  /**
+   * Adjusts {@code builder}; problems surface together with every other one at start-up.
+   *
+   * @param builder the settings' builder, the properties already applied
+   */
   void customize(TaskQConfig.Builder builder);
 }

@@ -21,7 +21,13 @@ public final class TaskQHealthAutoConfiguration {
   /** Created by Spring. */
   public TaskQHealthAutoConfiguration() {}
 
-  /** The {@code taskq} contributor; its bean name gives its id. */
+  /**
+   * The {@code taskq} contributor; its bean name gives its id.
+   *
+   * @param taskq the engine
+   * @param lifecycle the engine's lifecycle
+   * @return the health contributor
+   */
   @Bean(name = "taskqHealthIndicator")
   @ConditionalOnMissingBean(name = "taskqHealthIndicator")
   public TaskQHealthIndicator taskqHealthIndicator(TaskQ taskq, TaskQLifecycle lifecycle) {

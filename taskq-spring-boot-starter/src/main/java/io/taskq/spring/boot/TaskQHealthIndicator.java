@@ -22,7 +22,12 @@ public final class TaskQHealthIndicator extends AbstractHealthIndicator {
   private final TaskQ taskq;
   private final TaskQLifecycle lifecycle;
 
-  /** The health of {@code taskq}, whose life {@code lifecycle} runs. */
+  /**
+   * The health of {@code taskq}, whose life {@code lifecycle} runs.
+   *
+   * @param taskq the engine whose health is reported
+   * @param lifecycle the lifecycle that starts and stops it
+   */
   public TaskQHealthIndicator(TaskQ taskq, TaskQLifecycle lifecycle) {
     super("TaskQ health check failed");
     this.taskq = taskq;

@@ -35,7 +35,12 @@ public final class TaskQJobs {
   private final TaskQ taskq;
   private final DataSource dataSource;
 
-  /** Enqueues for {@code taskq} on {@code dataSource}, the data source TaskQ works on. */
+  /**
+   * Enqueues for {@code taskq} on {@code dataSource}, the data source TaskQ works on.
+   *
+   * @param taskq the engine
+   * @param dataSource the data source TaskQ works on, the one the transactions run on
+   */
   public TaskQJobs(TaskQ taskq, DataSource dataSource) {
     this.taskq = taskq;
     this.dataSource = dataSource;
@@ -44,6 +49,7 @@ public final class TaskQJobs {
   /**
    * Enqueues one job in the current transaction, if any.
    *
+   * @param request the job to enqueue
    * @return the job's id (for a {@code unique_for} request whose twin is live, the twin's)
    * @throws IllegalStateException inside a read-only transaction
    */
@@ -55,6 +61,7 @@ public final class TaskQJobs {
    * Enqueues jobs in the current transaction, if any; outside one, all or none in a transaction of
    * their own.
    *
+   * @param requests the jobs to enqueue
    * @return the ids in the order of {@code requests}
    * @throws IllegalStateException inside a read-only transaction
    */
@@ -65,13 +72,18 @@ public final class TaskQJobs {
   /**
    * Enqueues a batch (its members and completion hook) in the current transaction, if any.
    *
+   * @param request the batch to enqueue
+   * @return the batch's id and its members' ids
    * @throws IllegalStateException inside a read-only transaction
    */
   public EnqueuedBatch enqueueBatch(BatchRequest request) {
     return onTransactionConnection(c -> taskq.jobs().enqueueBatch(c, request));
   }
 
-  /** The engine's own client, for lookups and cancellation (each in a transaction of its own). */
+  /**
+   * {@return the engine's own client, for lookups and cancellation (each in a transaction of its
+   * own)}
+   */
   public JobsClient client() {
     return taskq.jobs();
   }

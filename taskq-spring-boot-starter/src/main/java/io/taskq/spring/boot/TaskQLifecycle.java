@@ -52,7 +52,12 @@ public final class TaskQLifecycle implements SmartLifecycle {
   private final ListableBeanFactory beans;
   private volatile State state = State.NEW;
 
-  /** A lifecycle for {@code taskq}, registering the {@link Actor} beans of {@code beans}. */
+  /**
+   * A lifecycle for {@code taskq}, registering the {@link Actor} beans of {@code beans}.
+   *
+   * @param taskq the engine to start and stop
+   * @param beans the factory whose {@link Actor} beans are registered before the start
+   */
   public TaskQLifecycle(TaskQ taskq, ListableBeanFactory beans) {
     this.taskq = taskq;
     this.beans = beans;
@@ -165,7 +170,7 @@ public final class TaskQLifecycle implements SmartLifecycle {
     return PHASE;
   }
 
-  /** Where the engine is in its life. */
+  /** {@return where the engine is in its life} */
   public State state() {
     return state;
   }

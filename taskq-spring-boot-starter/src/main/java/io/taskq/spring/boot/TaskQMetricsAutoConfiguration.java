@@ -30,14 +30,20 @@ public final class TaskQMetricsAutoConfiguration {
   /** Created by Spring. */
   public TaskQMetricsAutoConfiguration() {}
 
-  /** The binding of TaskQ's signals, and the engine's listener. */
+  /** {@return the binding of TaskQ's signals, and the engine's listener} */
   @Bean
   @ConditionalOnMissingBean
   public TaskQMetrics taskQMetrics() {
     return new TaskQMetrics();
   }
 
-  /** The queue depth and oldest-pending-age gauges. */
+  /**
+   * The queue depth and oldest-pending-age gauges.
+   *
+   * @param taskq the engine whose queues are read
+   * @param properties the starter's properties, which give the sample period
+   * @return the gauges
+   */
   @Bean
   @ConditionalOnMissingBean
   public TaskQQueueGauges taskQQueueGauges(TaskQ taskq, TaskQProperties properties) {

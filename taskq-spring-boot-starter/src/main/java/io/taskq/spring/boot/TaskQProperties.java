@@ -11,6 +11,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties(prefix = "taskq")
 public class TaskQProperties {
+  /** The defaults, bound from {@code taskq.*} by Spring. */
+  public TaskQProperties() {}
+
   /** Whether to auto-configure TaskQ on the application's DataSource. */
   private boolean enabled = true;
 
@@ -23,27 +26,31 @@ public class TaskQProperties {
   /** The dashboard mounted in the application's servlet container. */
   private final Dashboard dashboard = new Dashboard();
 
-  /** Whether to auto-configure TaskQ on the application's DataSource. */
+  /** {@return whether to auto-configure TaskQ on the application's DataSource} */
   public boolean isEnabled() {
     return enabled;
   }
 
-  /** Sets {@link #isEnabled()}. */
+  /**
+   * Sets {@link #isEnabled()}.
+   *
+   * @param enabled whether to auto-configure TaskQ
+   */
   public void setEnabled(boolean enabled) {
     this.enabled = enabled;
   }
 
-  /** The maintenance leadership of this process. */
+  /** {@return the settings of this process's maintenance leadership} */
   public Maintenance getMaintenance() {
     return maintenance;
   }
 
-  /** The queue gauges. */
+  /** {@return the settings of the queue gauges} */
   public Metrics getMetrics() {
     return metrics;
   }
 
-  /** The dashboard mounted in the application's servlet container. */
+  /** {@return the settings of the dashboard mounted in the application's servlet container} */
   public Dashboard getDashboard() {
     return dashboard;
   }
@@ -53,6 +60,9 @@ public class TaskQProperties {
    * mode are the {@code taskq.dashboard-*} settings of the catalog.
    */
   public static class Dashboard {
+    /** The default dashboard settings, bound from {@code taskq.*} by Spring. */
+    public Dashboard() {}
+
     /**
      * Whether to mount the TaskQ dashboard (taskq-dashboard on the class path) in this servlet
      * application, under taskq.dashboard-path.
@@ -65,22 +75,30 @@ public class TaskQProperties {
      */
     private String operatorAuthority = "ROLE_TASKQ_OPERATOR";
 
-    /** Whether to mount the dashboard. */
+    /** {@return whether to mount the dashboard} */
     public boolean isEnabled() {
       return enabled;
     }
 
-    /** Sets {@link #isEnabled()}. */
+    /**
+     * Sets {@link #isEnabled()}.
+     *
+     * @param enabled whether to mount the dashboard
+     */
     public void setEnabled(boolean enabled) {
       this.enabled = enabled;
     }
 
-    /** The authority that may act, with Spring Security. */
+    /** {@return the authority that may act, with Spring Security} */
     public String getOperatorAuthority() {
       return operatorAuthority;
     }
 
-    /** Sets {@link #getOperatorAuthority()}. */
+    /**
+     * Sets {@link #getOperatorAuthority()}.
+     *
+     * @param operatorAuthority the authority that may act
+     */
     public void setOperatorAuthority(String operatorAuthority) {
       this.operatorAuthority = operatorAuthority;
     }
@@ -88,18 +106,25 @@ public class TaskQProperties {
 
   /** {@code taskq.maintenance.*}. */
   public static class Maintenance {
+    /** The default maintenance settings, bound from {@code taskq.*} by Spring. */
+    public Maintenance() {}
+
     /**
      * Whether this process campaigns for the schema's maintenance leadership and runs the sweeps
      * and cron when elected. At least one process per schema must keep it on.
      */
     private boolean enabled = true;
 
-    /** Whether this process may lead maintenance. */
+    /** {@return whether this process may lead maintenance} */
     public boolean isEnabled() {
       return enabled;
     }
 
-    /** Sets {@link #isEnabled()}. */
+    /**
+     * Sets {@link #isEnabled()}.
+     *
+     * @param enabled whether this process may lead maintenance
+     */
     public void setEnabled(boolean enabled) {
       this.enabled = enabled;
     }
@@ -107,15 +132,22 @@ public class TaskQProperties {
 
   /** {@code taskq.metrics.*}. */
   public static class Metrics {
+    /** The default gauge settings, bound from {@code taskq.*} by Spring. */
+    public Metrics() {}
+
     /** How often the queue depth and oldest-pending-age gauges are read from the database. */
     private Duration samplePeriod = Duration.ofSeconds(15);
 
-    /** How often the queue gauges are read. */
+    /** {@return how often the queue gauges are read} */
     public Duration getSamplePeriod() {
       return samplePeriod;
     }
 
-    /** Sets {@link #getSamplePeriod()}; positive. */
+    /**
+     * Sets {@link #getSamplePeriod()}; positive.
+     *
+     * @param samplePeriod how often the queue gauges are read
+     */
     public void setSamplePeriod(Duration samplePeriod) {
       if (samplePeriod.isNegative() || samplePeriod.isZero()) {
         throw new IllegalArgumentException(

@@ -36,7 +36,12 @@ public final class TaskQQueueGauges implements MeterBinder, DisposableBean {
             return t;
           });
 
-  /** Gauges of {@code taskq}'s queues, read every {@code period}. */
+  /**
+   * Gauges of {@code taskq}'s queues, read every {@code period}.
+   *
+   * @param taskq the engine whose queues are read
+   * @param period how often they are read
+   */
   public TaskQQueueGauges(TaskQ taskq, Duration period) {
     this.taskq = taskq;
     this.period = period;
