@@ -20,5 +20,11 @@ final class ExitCodes {
   /** The schema is not current: {@code migrate --verify} found pending or foreign migrations. */
   static final int SCHEMA_NOT_CURRENT = 5;
 
+  /**
+   * Refused by the job's state: a discard of a running job (cancel it instead) or of one that has
+   * ended.
+   */
+  static final int REFUSED = 6;
+
   private ExitCodes() {}
 }

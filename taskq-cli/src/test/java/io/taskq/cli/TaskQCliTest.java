@@ -143,6 +143,57 @@ class TaskQCliTest {
 
   @Test
   @Order(5)
+  @Tag("A3")
+  void jobsDiscard_endsAPendingJob_refusesAnEndedOne_withDocumentedCodes(TestServices s)
+      throws Exception {
+    long pending = insertOne(s, "pending", "now() + interval '1 hour'", "NULL");
+    long failed = insertOne(s, "failed", "now()", "now()");
+    Run noReason = cli(s, "jobs", "discard", String.valueOf(pending));
+    assertThat(noReason.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(noReason.err()).contains("--reason");
+
+    Run done =
+        cli(s, "jobs", "discard", String.valueOf(pending), "--reason", "bad input", "--by", "test");
+    assertThat(done.code()).as(done.err()).isZero();
+    assertThat(done.out()).contains("job " + pending + " discarded");
+    Run show = cli(s, "jobs", "show", String.valueOf(pending));
+    assertThat(show.out()).contains("discarded").contains("bad input").contains("Discarded");
+
+    Run again = cli(s, "jobs", "discard", String.valueOf(pending), "--reason", "again", "--json");
+    assertThat(again.code()).isEqualTo(ExitCodes.REFUSED);
+    assertThat(again.out()).contains("\"outcome\":\"finished\"").contains("\"status\":\"failed\"");
+    Run ended = cli(s, "jobs", "discard", String.valueOf(failed), "--reason", "late");
+    assertThat(ended.code()).isEqualTo(ExitCodes.REFUSED);
+    assertThat(ended.err()).contains("taskq: job " + failed + " has already ended (failed)");
+    Run unknown = cli(s, "jobs", "discard", "987654321", "--reason", "typo");
+    assertThat(unknown.code()).isEqualTo(ExitCodes.NOT_FOUND);
+    assertThat(unknown.err()).contains("no job 987654321");
+  }
+
+  private static long insertOne(TestServices s, String status, String runAt, String finishedAt)
+      throws Exception {
+    try (Connection c = s.dataSource().getConnection();
+        Statement st = c.createStatement();
+        var rs =
+            st.executeQuery(
+                "INSERT INTO \""
+                    + s.schema()
+                    + "\".jobs (actor, queue, status, payload, run_at, max_attempts, retry_backoff,"
+                    + " retry_base_ms, retry_cap_ms, retry_jitter, finished_at) VALUES ('mail',"
+                    + " 'emails', '"
+                    + status
+                    + "', '{}', "
+                    + runAt
+                    + ", 3, 'constant', 10, 10, 0, "
+                    + finishedAt
+                    + ") RETURNING id")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  @Test
+  @Order(6)
   void everyCommand_hasHelp(TestServices s) {
     for (String[] command :
         List.of(
@@ -153,6 +204,7 @@ class TaskQCliTest {
             new String[] {"jobs", "show", "--help"},
             new String[] {"jobs", "retry", "--help"},
             new String[] {"jobs", "cancel", "--help"},
+            new String[] {"jobs", "discard", "--help"},
             new String[] {"queues", "pause", "--help"},
             new String[] {"actors", "deregister", "--help"},
             new String[] {"schedules", "list", "--help"})) {

@@ -217,6 +217,31 @@ class DashboardBrowserTest {
   }
 
   @Test
+  @Tag("W2")
+  @Tag("A3")
+  void discard_endsAScheduledJobForGood_withTheReasonInItsEvents(TestServices services)
+      throws Exception {
+    ChromeDriver d = start(services, DashboardFixture.tokenSettings());
+    long id = scheduledJob("ok");
+
+    signIn();
+    open("/jobs/" + id);
+    d.findElement(By.id("discard-reason")).sendKeys("duplicate <b>order</b>");
+    chromium.screenshot("job-discard");
+    d.findElement(By.id("discard")).click();
+    d.switchTo().alert().accept();
+
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#flash")).contains("discarded"));
+    assertThat(text("#job-status")).isEqualTo("failed");
+    assertThat(text("#job-error")).contains("Discarded").contains("dashboard:token");
+    assertThat(text("#job-events")).contains("discarded").contains("duplicate <b>order</b>");
+    assertThat(d.findElements(By.id("discard"))).isEmpty();
+    assertThat(d.findElements(By.id("retry"))).isNotEmpty();
+    assertThat(fixture.taskq.jobs().find(id).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
+    chromium.screenshot("job-discarded");
+  }
+
+  @Test
   @Tag("W4")
   void aForgedFormOnAnotherSite_changesNothing(TestServices services) throws Exception {
     ChromeDriver d = start(services, DashboardFixture.tokenSettings());

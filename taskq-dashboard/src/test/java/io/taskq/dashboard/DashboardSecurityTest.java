@@ -127,6 +127,10 @@ class DashboardSecurityTest {
     assertThat(none.body()).contains("CSRF token");
     assertThat(wrong.statusCode()).isEqualTo(403);
     assertThat(status(id)).isEqualTo(JobStatus.SCHEDULED);
+    HttpResponse<String> discard =
+        http.post("/jobs/discard", Map.of("id", Long.toString(id), "reason", "forged"));
+    assertThat(discard.statusCode()).isEqualTo(403);
+    assertThat(status(id)).isEqualTo(JobStatus.SCHEDULED);
 
     HttpResponse<String> real =
         http.post("/jobs/cancel", Map.of("id", Long.toString(id), "csrf", http.csrf("/")));

@@ -3,6 +3,7 @@ package io.taskq.dashboard.internal;
 import io.taskq.dashboard.DashboardResponse;
 import io.taskq.dashboard.DashboardUser;
 import io.taskq.postgres.CancelResult;
+import io.taskq.postgres.operations.DiscardResult;
 import io.taskq.postgres.operations.PauseTarget;
 import io.taskq.postgres.operations.RetryResult;
 import java.util.Objects;
@@ -31,6 +32,7 @@ final class Actions {
     return switch (route) {
       case "/jobs/cancel" -> Optional.of(cancel(visit));
       case "/jobs/retry" -> Optional.of(retry(visit));
+      case "/jobs/discard" -> Optional.of(discard(visit));
       case "/queues/pause" -> Optional.of(pause(visit, true));
       case "/queues/resume" -> Optional.of(pause(visit, false));
       case "/schedules/enable" -> Optional.of(schedule(visit, true));
@@ -74,6 +76,33 @@ final class Actions {
         };
     audit(visit, "retry", "job " + id.get(), result.outcome().name());
     return done(visit, "/jobs/" + id.get(), message);
+  }
+
+  private DashboardResponse discard(Visit visit) {
+    Optional<Long> id = visit.request().form("id").flatMap(Ids::parse);
+    if (id.isEmpty()) {
+      return Responses.plain(400, "refused: the form names no job id");
+    }
+    String reason = visit.request().form("reason").map(String::strip).orElse("");
+    if (reason.isEmpty()) {
+      return done(visit, "/jobs/" + id.get(), "Job " + id.get() + " not discarded: say why.");
+    }
+    if (reason.length() > 1000) {
+      return Responses.plain(400, "refused: the reason is longer than 1000 characters");
+    }
+    String by = "dashboard:" + user(visit).name();
+    DiscardResult result = ctx.taskq().operations().discard(id.get(), reason, by);
+    audit(visit, "discard", "job " + id.get(), result.outcome().name());
+    return done(visit, "/jobs/" + id.get(), sentence(result.message()));
+  }
+
+  /** An API message as a sentence: capital first letter, full stop. */
+  private static String sentence(String message) {
+    String s =
+        message.isEmpty()
+            ? message
+            : Character.toUpperCase(message.charAt(0)) + message.substring(1);
+    return s.endsWith(".") ? s : s + ".";
   }
 
   private DashboardResponse pause(Visit visit, boolean pause) {

@@ -25,6 +25,9 @@ final class JobPage {
   private static final Set<JobStatus> RETRYABLE =
       EnumSet.of(JobStatus.FAILED, JobStatus.CRASHED, JobStatus.CANCELLED);
 
+  private static final Set<JobStatus> DISCARDABLE =
+      EnumSet.of(JobStatus.SCHEDULED, JobStatus.PENDING);
+
   private final Context ctx;
 
   JobPage(Context ctx) {
@@ -50,6 +53,7 @@ final class JobPage {
     }
     scope.put("canCancel", !job.status().isTerminal() && !job.archived());
     scope.put("canRetry", RETRYABLE.contains(job.status()) && !job.archived());
+    scope.put("canDiscard", DISCARDABLE.contains(job.status()) && !job.archived());
     scope.put("attempts", attempts(found.get().attempts()));
     scope.put("events", events(found.get().events()));
     found.get().progress().ifPresent(p -> scope.put("progress", progress(p)));

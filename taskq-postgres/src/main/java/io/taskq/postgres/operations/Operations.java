@@ -27,6 +27,9 @@ public interface Operations {
   /** The largest page a search returns. */
   int MAX_PAGE_SIZE = 1000;
 
+  /** The error class of a job an operator discarded ({@link #discard(long, String, String)}). */
+  String DISCARDED = "Discarded";
+
   /**
    * The newest jobs matching {@code filter}, at most {@code pageSize} of them (A1).
    *
@@ -63,6 +66,22 @@ public interface Operations {
    * {@code null} or past), noting {@code by} (who asked, for the event; may be {@code null}).
    */
   RetryResult retry(long id, @Nullable Instant runAt, @Nullable String by);
+
+  /**
+   * Discards a job that has not started (a scheduled or pending one, including a job waiting for
+   * its next attempt after a failure): it ends {@code failed} for good, with the error class
+   * {@value #DISCARDED} and the message {@code "discarded by <by>: <reason>"}, and a {@code
+   * discarded} event whose note is {@code reason}, in one statement. The attempt count is kept and
+   * no attempt row is written (none ran); a batch member counts towards its batch as failed. A
+   * {@link #retry} brings it back. A running job is refused ({@link DiscardResult.Outcome#RUNNING}:
+   * cancel it instead), as is a job that has ended ({@code FINISHED}, {@code ARCHIVED}) or an
+   * unknown id ({@code NOT_FOUND}); {@link DiscardResult#message()} says so in one sentence.
+   *
+   * @param reason why (required: it is the event's note), at most 1000 characters
+   * @param by who discards, or {@code null}
+   * @throws IllegalArgumentException when {@code reason} is blank or longer than 1000 characters
+   */
+  DiscardResult discard(long id, String reason, @Nullable String by);
 
   /** {@link #retryWhere(JobFilter, RetryWhereListener)} without a progress listener. */
   RetryWhereResult retryWhere(JobFilter filter);

@@ -282,3 +282,56 @@ SELECT queue, count(*) AS n
  WHERE status IN ('failed', 'crashed')
    AND finished_at >= ?
  GROUP BY queue
+
+-- name: discard
+-- A3/W2: an operator discards one job that has not started: scheduled or pending (a job waiting
+-- for its next attempt after a failure is pending with a later run_at) -> failed for good, in one
+-- statement with its event row (B6). The error class is 'Discarded' and the message says who
+-- discarded it and why; the event ('discarded', disposition 'failed') carries the reason as its
+-- note. No attempt row is written: no attempt ran. The attempt counter is kept. A running job is
+-- left alone (its attempt is in a handler: cancel it), as is a terminal one. A discarded batch
+-- member counts towards its batch as failed (L9, V004's settle_batch_members after the job row is
+-- locked). B4: clock_timestamp() for writes.
+-- Binds: id, error message, note (the reason), wake channel (a completed batch's hook).
+WITH params AS MATERIALIZED (
+  SELECT ?::bigint AS id, ?::text AS message, ?::text AS note, ?::text AS wake_channel
+),
+changed AS (
+  UPDATE {schema}.jobs j
+     SET status = 'failed',
+         error_class = 'Discarded',
+         error_message = p.message,
+         error_stack = NULL,
+         finished_at = clock_timestamp(),
+         result = NULL,
+         result_expires_at = NULL
+    FROM params p
+   WHERE j.id = p.id
+     AND j.status IN ('scheduled', 'pending')
+  RETURNING j.id, j.status, j.actor, j.queue, j.attempt, j.error_class, j.error_message,
+            j.finished_at, j.batch_id
+),
+events AS (
+  INSERT INTO {schema}.job_events (job_id, kind, actor, queue, attempt, disposition, error_class,
+                                   error_message, note, occurred_at)
+  SELECT id, 'discarded', actor, queue, attempt, status, error_class, error_message,
+         (SELECT note FROM params), finished_at
+    FROM changed
+),
+settled AS (
+  SELECT CASE WHEN count(*) > 0
+              THEN {schema}.settle_batch_members(array_agg(batch_id), array_agg(status),
+                                                 (SELECT wake_channel FROM params))
+              ELSE 0 END AS completed
+    FROM changed
+   WHERE batch_id IS NOT NULL
+)
+SELECT c.status, c.finished_at FROM changed c CROSS JOIN settled
+
+-- name: job_state
+-- A3/W2: after an operator action that changed nothing, why: the job's status in the hot table or
+-- the archive.
+SELECT status, false AS archived FROM {schema}.jobs WHERE id = ?
+UNION ALL
+SELECT status, true FROM {schema}.jobs_archive WHERE id = ?
+LIMIT 1

@@ -11,6 +11,7 @@ import io.taskq.postgres.JobStoreException;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.client.Transactions;
 import io.taskq.postgres.operations.ActorInfo;
+import io.taskq.postgres.operations.DiscardResult;
 import io.taskq.postgres.operations.JobCounts;
 import io.taskq.postgres.operations.JobDetail;
 import io.taskq.postgres.operations.JobFilter;
@@ -51,6 +52,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PostgresOperations implements Operations {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresOperations.class);
+  private static final int MAX_REASON_LENGTH = 1000;
 
   private final DataSource dataSource;
   private final SchemaName schema;
@@ -179,6 +181,69 @@ public final class PostgresOperations implements Operations {
   @Override
   public RetryResult retry(long id, @Nullable Instant runAt, @Nullable String by) {
     return new SingleRetry(this).retry(id, runAt, note(by));
+  }
+
+  @Override
+  public DiscardResult discard(long id, String reason, @Nullable String by) {
+    Objects.requireNonNull(reason, "reason");
+    String why = reason.strip();
+    if (why.isEmpty()) {
+      throw new IllegalArgumentException("a discard needs a reason (it is the event's note)");
+    }
+    if (why.length() > MAX_REASON_LENGTH) {
+      throw new IllegalArgumentException(
+          "a discard's reason is at most "
+              + MAX_REASON_LENGTH
+              + " characters, was "
+              + why.length());
+    }
+    String who = by == null || by.isBlank() ? "an operator" : by.strip();
+    List<DiscardResult> done =
+        read(
+            "discard job " + id,
+            c -> {
+              PreparedStatement ps = c.prepareStatement(sql.get("discard"));
+              ps.setLong(1, id);
+              ps.setString(2, "discarded by " + who + ": " + why);
+              ps.setString(3, why);
+              ps.setString(4, wakeChannel);
+              return ps;
+            },
+            rs ->
+                new DiscardResult(
+                    id,
+                    DiscardResult.Outcome.DISCARDED,
+                    JobStatus.fromDb(rs.getString("status")),
+                    Rows.instant(rs, "finished_at")));
+    DiscardResult result = done.isEmpty() ? whyNotDiscarded(id) : done.get(0);
+    LOG.info(
+        "job {} in {}: discard by {} ({}): {}", id, schema.quoted(), who, why, result.outcome());
+    return result;
+  }
+
+  private DiscardResult whyNotDiscarded(long id) {
+    List<DiscardResult> state =
+        read(
+            "read the status of job " + id,
+            c -> {
+              PreparedStatement ps = c.prepareStatement(sql.get("job_state"));
+              ps.setLong(1, id);
+              ps.setLong(2, id);
+              return ps;
+            },
+            rs -> {
+              JobStatus status = JobStatus.fromDb(rs.getString("status"));
+              DiscardResult.Outcome outcome =
+                  rs.getBoolean("archived")
+                      ? DiscardResult.Outcome.ARCHIVED
+                      : status == JobStatus.RUNNING
+                          ? DiscardResult.Outcome.RUNNING
+                          : DiscardResult.Outcome.FINISHED;
+              return new DiscardResult(id, outcome, status, null);
+            });
+    return state.isEmpty()
+        ? new DiscardResult(id, DiscardResult.Outcome.NOT_FOUND, null, null)
+        : state.get(0);
   }
 
   @Override
