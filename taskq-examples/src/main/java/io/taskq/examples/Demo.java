@@ -2,10 +2,16 @@ package io.taskq.examples;
 
 import io.taskq.core.Actor;
 import io.taskq.core.TaskQConfig;
+import io.taskq.dashboard.Dashboard;
+import io.taskq.dashboard.DashboardServer;
+import io.taskq.dashboard.DashboardSettings;
 import io.taskq.postgres.JobRequest;
 import io.taskq.postgres.JobsClient;
 import io.taskq.postgres.TaskQ;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.Charset;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -20,7 +26,10 @@ import java.util.Map;
  *
  * <p>Works in its own schema {@code taskq_demo}, recreated on every run. The database is {@code
  * TASKQ_DATABASE_URL} when set, else database {@code test} on localhost, else an embedded
- * PostgreSQL (D5); the demo prints which before it touches anything.
+ * PostgreSQL (D5); the demo prints which before it touches anything. It serves the dashboard,
+ * read-only, on 127.0.0.1 ({@code TASKQ_DASHBOARD_PORT}, else a free port) while it runs, and with
+ * {@code -Dtaskq.demo.wait=true} (bin/demo in a terminal) keeps it up after the summary until
+ * Enter.
  */
 public final class Demo {
   static final String SCHEMA = "taskq_demo";
@@ -29,6 +38,9 @@ public final class Demo {
   static final int PAYMENTS = 900;
   static final int LATENCY_PROBES = 200;
   static final int CONCURRENCY = 8;
+
+  /** Set by bin/demo in a terminal: keep the dashboard up after the summary until Enter. */
+  static final String WAIT_PROPERTY = "taskq.demo.wait";
 
   private static final PrintStream OUT = System.out;
 
@@ -68,29 +80,51 @@ public final class Demo {
         }
         OUT.println("Starting TaskQ: migrating the schema, " + CONCURRENCY + " worker threads");
         taskq.start();
-        JobsClient jobs = taskq.jobs();
-        long started = System.nanoTime();
-        List<Long> ids = jobs.enqueueAll(batch());
-        OUT.printf(
-            Locale.ROOT,
-            "Enqueued %d jobs in one round trip (%d emails, %d reports, %d flaky payments)%n",
-            ids.size(),
-            EMAILS,
-            REPORTS,
-            PAYMENTS);
-        DemoReport.Counts counts = follow(report, ids.get(0), ids.get(ids.size() - 1), started);
-        double wall = (System.nanoTime() - started) / 1e9;
-        double busy = stats.busySeconds();
-        OUT.printf(
-            Locale.ROOT,
-            "Sending %d single jobs, one every 5 ms, to time pickup%n",
-            LATENCY_PROBES);
-        double[] pickup = probeLatency(jobs, report, stats);
-        new DemoSummary(
-                counts, ids.size(), wall, busy, CONCURRENCY, pickup[0], pickup[1], db.description)
-            .print(OUT);
+        try (DashboardServer dashboard = dashboard(taskq, config)) {
+          OUT.println("Dashboard (read-only) at " + dashboard.uri() + " while the demo runs");
+          demo(taskq, report, stats, db);
+          if (Boolean.getBoolean(WAIT_PROPERTY)) {
+            OUT.println();
+            OUT.println("The dashboard stays up at " + dashboard.uri() + ": press Enter to end.");
+            new BufferedReader(new InputStreamReader(System.in, Charset.defaultCharset()))
+                .readLine();
+          }
+        }
       }
     }
+  }
+
+  /**
+   * The dashboard, read-only for anyone on this host: {@code TASKQ_DASHBOARD_PORT} or a free one.
+   */
+  private static DashboardServer dashboard(TaskQ taskq, TaskQConfig config) {
+    DashboardSettings settings =
+        DashboardSettings.builder().path(config.dashboardPath()).readOnly(true).build();
+    return DashboardServer.start(
+        Dashboard.create(taskq, settings), "127.0.0.1", config.dashboardPort());
+  }
+
+  private static void demo(TaskQ taskq, DemoReport report, DemoStats stats, DemoDatabase db)
+      throws Exception {
+    JobsClient jobs = taskq.jobs();
+    long started = System.nanoTime();
+    List<Long> ids = jobs.enqueueAll(batch());
+    OUT.printf(
+        Locale.ROOT,
+        "Enqueued %d jobs in one round trip (%d emails, %d reports, %d flaky payments)%n",
+        ids.size(),
+        EMAILS,
+        REPORTS,
+        PAYMENTS);
+    DemoReport.Counts counts = follow(report, ids.get(0), ids.get(ids.size() - 1), started);
+    double wall = (System.nanoTime() - started) / 1e9;
+    double busy = stats.busySeconds();
+    OUT.printf(
+        Locale.ROOT, "Sending %d single jobs, one every 5 ms, to time pickup%n", LATENCY_PROBES);
+    double[] pickup = probeLatency(jobs, report, stats);
+    new DemoSummary(
+            counts, ids.size(), wall, busy, CONCURRENCY, pickup[0], pickup[1], db.description)
+        .print(OUT);
   }
 
   private static List<JobRequest> batch() {
