@@ -1,37 +1,27 @@
 package io.taskq.postgres.internal.worker;
 
 import io.taskq.core.Actor;
-import io.taskq.core.internal.NotifyChannels;
 import io.taskq.core.spi.JobListener;
-import io.taskq.postgres.internal.FencedWrites;
-import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.WorkerIdentity;
 import io.taskq.postgres.internal.caps.CapsSettings;
 import io.taskq.postgres.internal.caps.KeyedReservationDrain;
 import io.taskq.postgres.internal.caps.ReservationRegistry;
 import io.taskq.postgres.internal.completion.Completer;
-import io.taskq.postgres.internal.completion.CompletionWriter;
 import io.taskq.postgres.internal.dispatch.ClaimGate;
 import io.taskq.postgres.internal.dispatch.Dispatcher;
-import io.taskq.postgres.internal.dispatch.JobClaimer;
 import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
-import io.taskq.postgres.internal.dispatch.PausedTargets;
 import io.taskq.postgres.internal.dispatch.WakeListener;
 import io.taskq.postgres.internal.execution.HandlerLauncher;
 import io.taskq.postgres.internal.execution.InFlight;
-import io.taskq.postgres.internal.execution.RateLimitWait;
 import io.taskq.postgres.internal.execution.RunningJob;
 import io.taskq.postgres.internal.lease.Heartbeat;
-import io.taskq.postgres.internal.lease.LeaseRelease;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -61,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * next claim is made while the handlers still run the last one, and its jobs wait for a free
  * handler, so a busy worker does not idle for every claim's round trip.
  *
- * <p><b>One job's path.</b> claim (running, lease, fencing token) -> {@link InFlight} -> handler ->
+ * <p><b>One job's path</b> is assembled, stage after stage in the order a job meets them, by {@link
+ * JobPath}: admit -> claim (running, lease, fencing token) -> {@link InFlight} -> handler ->
  * outcome queued -> slot freed -> batch write (succeeded / pending again / failed / cancelled, with
  * attempt and event rows) -> out of {@link InFlight}. From claim to the write, the heartbeat keeps
  * the lease alive; every write matches the token (D9).
@@ -76,31 +67,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class Worker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
-  private static final Duration LISTEN_PROBE = Duration.ofSeconds(30);
   private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(10);
-
-  /** How long after a capped job's handler ends the dispatcher claims again (its write lands). */
-  private static final long SLOT_FREE_CLAIM_DELAY_MS = 20;
 
   private final WorkerSettings settings;
   private final WorkerIdentity identity;
   private final WorkerRegistration registration;
-  private final WorkerFaults faults = WorkerFaults.disarmed();
-  private final FencedWrites fenced = new FencedWrites();
-  private final InFlight inFlight = new InFlight();
-  private final ClaimGate gate;
-  private final Completer completer;
-  private final Heartbeat heartbeat;
-  private final WakeListener listener;
-  private final Dispatcher dispatcher;
-  private final LeaseRelease leaseRelease;
-  private final ReservationRegistry reservations;
-  private final @Nullable KeyedReservationDrain keyedDrain;
+  private final WorkerFaults faults;
+  private final JobPath path;
   private final CapsSettings caps;
-  private final HandlerLauncher launcher;
-  private final RateLimitWait rateLimits;
   private final WorkerExtensions extensions;
-  private final @Nullable ExecutorService ownedHandlers;
   private final ScheduledExecutorService scheduler;
   private final ScheduledExecutorService drainScheduler;
   private final Thread completeThread;
@@ -108,221 +83,35 @@ public final class Worker implements AutoCloseable {
   private final Thread dispatchThread;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private Worker(
-      DataSource dataSource,
-      ListenConnectionSource listen,
-      WorkerSettings settings,
-      Map<String, Actor<?>> actors,
-      @Nullable Executor executor,
-      JobListener jobListener,
-      WorkerExtensions extensions,
-      CapsSettings caps) {
-    this.settings = settings;
-    this.extensions = extensions;
-    this.caps = caps;
-    String id = WorkerId.random();
-    this.identity =
-        new WorkerIdentity(id, Host.name(), Host.pid(), settings.queues(), settings.concurrency());
-    NamedStatements leaseSql = load("lease.sql");
-    NotifyChannels channels = NotifyChannels.of(settings.schema());
-    this.registration = new WorkerRegistration(dataSource, load("worker.sql"));
-    this.gate =
-        new ClaimGate(
-            settings.concurrency(),
-            settings.claimBatchSize(),
-            settings.claimBatchSize(),
-            settings.claimGather(),
-            settings.pollInterval());
-    this.leaseRelease =
-        new LeaseRelease(dataSource, leaseSql, id, channels.wake().name(), inFlight, fenced);
-    this.completer =
-        new Completer(
-            new CompletionWriter(
-                dataSource,
-                load("completion.sql"),
-                id,
-                settings.resultTtl(),
-                settings.maxRetryBackoff(),
-                faults.complete()),
-            inFlight,
-            fenced,
-            gate::wakeIn,
-            settings.completionBatchSize(),
-            settings.concurrency(),
-            settings.completionLinger());
-    this.heartbeat =
-        new Heartbeat(
-            dataSource,
-            leaseSql,
-            identity,
-            settings.leasePeriod(),
-            inFlight,
-            fenced,
-            faults.heartbeat());
-    this.rateLimits =
-        new RateLimitWait(
-            dataSource,
-            settings.schema(),
-            id,
-            extensions.limiterByActor(),
-            extensions.maxKeyedRateLimits(),
-            extensions.keyIdleAfter(),
-            extensions.reclaimKeys(),
-            inFlight,
-            fenced,
-            gate::wakeIn);
-    ExecutorService owned =
-        executor == null
-            ? Executors.newFixedThreadPool(
-                settings.concurrency(), WorkerThreads.of("handler", id, true))
-            : null;
-    this.ownedHandlers = owned;
-    this.launcher =
-        new HandlerLauncher(
-            actors,
-            owned != null ? owned : Objects.requireNonNull(executor),
-            settings.concurrency(),
-            inFlight,
-            completer::submit,
-            freeSlot(caps),
-            gate::noteHandlerRun,
-            job -> leaseRelease.release(List.of(job)),
-            GuardedJobListener.of(jobListener),
-            rateLimits,
-            extensions.progress());
-    this.reservations =
-        new ReservationRegistry(
-            caps.maxKeyedReservations(), caps.evictionInterval(), InstantSource.system());
-    NamedStatements capsSql = load("caps.sql");
-    this.keyedDrain =
-        caps.caps().hasKeyedCaps()
-            ? new KeyedReservationDrain(dataSource, capsSql, reservations, id)
-            : null;
-    PausedTargets paused =
-        new PausedTargets(dataSource, load("operations.sql"), settings.pollInterval().toNanos());
-    this.dispatcher =
-        new Dispatcher(
-            gate,
-            new JobClaimer(
-                dataSource,
-                load("claim.sql"),
-                id,
-                settings.leasePeriod(),
-                faults.claim(),
-                capsSql,
-                caps.caps(),
-                reservations),
-            launcher,
-            identity.queues(),
-            List.copyOf(actors.keySet()),
-            paused);
-    this.listener =
-        new WakeListener(
-            listen,
-            channels.wake(),
-            channels.worker(id),
-            gate::wake,
-            heartbeat::tickSoon,
-            paused::changed,
-            LISTEN_PROBE,
-            faults.listen());
+  private Worker(JobPath.Parts parts, WorkerRegistration registration) {
+    this.settings = parts.settings();
+    this.identity = parts.identity();
+    this.faults = parts.faults();
+    this.caps = parts.caps();
+    this.extensions = parts.extensions();
+    this.registration = registration;
+    this.path = new JobPath(parts);
+    String id = identity.id();
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(WorkerThreads.of("heartbeat", id, false));
     // S10 runs on its own thread: a slow drain must never delay a heartbeat.
     this.drainScheduler =
         Executors.newSingleThreadScheduledExecutor(WorkerThreads.of("keyed-drain", id, false));
-    this.completeThread = WorkerThreads.of("complete", id, false).newThread(completer);
-    this.listenThread = WorkerThreads.of("listen", id, false).newThread(listener);
-    this.dispatchThread = WorkerThreads.of("dispatch", id, false).newThread(dispatcher);
+    this.completeThread = WorkerThreads.of("complete", id, false).newThread(path.complete);
+    this.listenThread = WorkerThreads.of("listen", id, false).newThread(path.listener);
+    this.dispatchThread = WorkerThreads.of("dispatch", id, false).newThread(path.claim);
   }
 
   /**
-   * What a finished handler does to its handler slot. Under concurrency caps (L7) it also asks for
-   * a claim shortly after, once the outcome (and with it the job's reservation slots) has been
-   * recorded: a job waiting on a full key or actor would otherwise wait for the next poll.
-   */
-  private Runnable freeSlot(CapsSettings caps) {
-    if (caps.caps().isEmpty()) {
-      return gate::release;
-    }
-    long after = settings.completionLinger().toMillis() + SLOT_FREE_CLAIM_DELAY_MS;
-    return () -> {
-      gate.release();
-      gate.wakeIn(after);
-    };
-  }
-
-  /**
-   * Registers a worker for {@code actors} and starts its loops.
+   * Registers a worker for {@code actors} and starts its loops: the job path ({@link JobPath}), the
+   * heartbeat, and the keyed reservation drain (S10) when a keyed cap is declared.
    *
    * @param executor runs the handlers; null for a pool of {@code concurrency} threads the worker
    *     owns
-   * @throws SQLException when the worker cannot register (nothing is left running then)
-   */
-  public static Worker start(
-      DataSource dataSource,
-      ListenConnectionSource listen,
-      WorkerSettings settings,
-      Collection<Actor<?>> actors,
-      @Nullable Executor executor)
-      throws SQLException {
-    return start(
-        dataSource, listen, settings, actors, executor, JobListener.NONE, WorkerExtensions.NONE);
-  }
-
-  /**
-   * Registers a worker for {@code actors} and starts its loops; {@code jobListener} hears each
-   * job's start and end (guarded: its exceptions are logged and dropped).
-   *
-   * @param executor runs the handlers; null for a pool of {@code concurrency} threads the worker
-   *     owns
-   * @throws SQLException when the worker cannot register (nothing is left running then)
-   */
-  public static Worker start(
-      DataSource dataSource,
-      ListenConnectionSource listen,
-      WorkerSettings settings,
-      Collection<Actor<?>> actors,
-      @Nullable Executor executor,
-      JobListener jobListener)
-      throws SQLException {
-    return start(
-        dataSource, listen, settings, actors, executor, jobListener, WorkerExtensions.NONE);
-  }
-
-  /**
-   * Registers a worker for {@code actors} and starts its loops, with a job listener and with rate
-   * limits and progress ({@code extensions}, M5).
-   *
-   * @param executor runs the handlers; null for a pool of {@code concurrency} threads the worker
-   *     owns
-   * @throws SQLException when the worker cannot register (nothing is left running then)
-   */
-  public static Worker start(
-      DataSource dataSource,
-      ListenConnectionSource listen,
-      WorkerSettings settings,
-      Collection<Actor<?>> actors,
-      @Nullable Executor executor,
-      JobListener jobListener,
-      WorkerExtensions extensions)
-      throws SQLException {
-    return start(
-        dataSource,
-        listen,
-        settings,
-        actors,
-        executor,
-        jobListener,
-        extensions,
-        CapsSettings.none());
-  }
-
-  /**
-   * Registers a worker for {@code actors} that also enforces the concurrency caps of {@code caps}
-   * (L7) and starts its loops, the keyed reservation drain (S10) among them when a keyed cap is
-   * declared.
-   *
+   * @param jobListener hears each job's start and end (guarded: its exceptions are logged and
+   *     dropped)
+   * @param extensions rate limits and progress (M5)
+   * @param caps the concurrency caps the claim enforces (L7)
    * @throws SQLException when the worker cannot register (nothing is left running then)
    */
   public static Worker start(
@@ -337,10 +126,29 @@ public final class Worker implements AutoCloseable {
       throws SQLException {
     Map<String, Actor<?>> byName = new LinkedHashMap<>();
     actors.forEach(a -> byName.put(a.name(), a));
+    WorkerIdentity identity =
+        new WorkerIdentity(
+            WorkerId.random(), Host.name(), Host.pid(), settings.queues(), settings.concurrency());
+    WorkerRegistration registration =
+        new WorkerRegistration(
+            dataSource,
+            NamedStatements.load("io/taskq/postgres/sql/worker.sql", settings.schema()));
     Worker worker =
-        new Worker(dataSource, listen, settings, byName, executor, jobListener, extensions, caps);
+        new Worker(
+            new JobPath.Parts(
+                dataSource,
+                listen,
+                settings,
+                identity,
+                byName,
+                executor,
+                jobListener,
+                extensions,
+                caps,
+                WorkerFaults.disarmed()),
+            registration);
     try {
-      worker.registration.register(worker.identity, actors);
+      registration.register(identity, actors);
     } catch (SQLException | RuntimeException e) {
       worker.stopExecutors();
       throw e;
@@ -348,27 +156,23 @@ public final class Worker implements AutoCloseable {
     worker.startLoops();
     LOG.info(
         "worker {} started: schema {}, queues {}, {} actors, concurrency {}",
-        worker.identity.id(),
+        identity.id(),
         settings.schema(),
-        worker.identity.queues(),
+        identity.queues(),
         byName.size(),
         settings.concurrency());
     return worker;
   }
 
-  private NamedStatements load(String file) {
-    return NamedStatements.load("io/taskq/postgres/sql/" + file, settings.schema());
-  }
-
   private void startLoops() {
-    heartbeat.start(scheduler, settings.heartbeatInterval());
-    KeyedReservationDrain drain = keyedDrain;
+    path.heartbeat.start(scheduler, settings.heartbeatInterval());
+    KeyedReservationDrain drain = path.keyedDrain;
     if (drain != null) {
       long every = caps.evictionInterval().toMillis();
       Future<?> unused =
           drainScheduler.scheduleWithFixedDelay(drain, every, every, TimeUnit.MILLISECONDS);
     }
-    if (!rateLimits.isEmpty()) {
+    if (!path.rateLimits.isEmpty()) {
       long every = extensions.evictionInterval().toMillis();
       ScheduledFuture<?> unused =
           scheduler.scheduleWithFixedDelay(
@@ -382,7 +186,7 @@ public final class Worker implements AutoCloseable {
   /** S10: the worker's own keyed-eviction tick; a failure waits for the next tick. */
   private void evictIdleKeys() {
     try {
-      rateLimits.evictIdle();
+      path.rateLimits.evictIdle();
     } catch (RuntimeException e) {
       LOG.warn(
           "worker {}: reclaiming idle rate-limit keys failed: {}", identity.id(), e.toString());
@@ -391,7 +195,7 @@ public final class Worker implements AutoCloseable {
 
   /** The keyed rate limits this worker's registry holds now (S10). */
   public int registeredRateLimitKeys() {
-    return rateLimits.registeredKeys();
+    return path.rateLimits.registeredKeys();
   }
 
   /** Graceful shutdown (L11); see the class comment for the order. Idempotent. */
@@ -410,8 +214,8 @@ public final class Worker implements AutoCloseable {
       LOG.warn(
           "worker {} shutdown interrupted; unrecorded outcomes will be reclaimed", identity.id());
     } finally {
-      heartbeat.stop();
-      listener.stop();
+      path.heartbeat.stop();
+      path.listener.stop();
       joinLoops();
       deregister();
       stopExecutors();
@@ -424,35 +228,36 @@ public final class Worker implements AutoCloseable {
    * (R1); the pooled connections are the pool owner's to abort.
    */
   public void abortConnections() {
-    listener.abort();
+    path.listener.abort();
   }
 
   private void stopClaiming() throws InterruptedException {
-    gate.stop();
+    path.admit.stop();
     join(dispatchThread);
   }
 
   /** Claimed jobs no handler started yet go back to the queue at once, for another worker. */
   private void releaseWaiting() {
-    List<RunningJob> waiting = launcher.takeWaiting();
+    List<RunningJob> waiting = path.execute.takeWaiting();
     List<RunningJob> released = waiting.stream().filter(RunningJob::release).toList();
-    leaseRelease.release(released);
-    waiting.forEach(job -> gate.release());
+    path.leaseRelease.release(released);
+    waiting.forEach(job -> path.admit.release());
     if (!waiting.isEmpty()) {
       LOG.info("worker {}: {} claimed jobs not started; leases released", id(), waiting.size());
     }
   }
 
   private boolean awaitHandlers() throws InterruptedException {
-    return gate.awaitIdle(settings.shutdownGrace());
+    return path.admit.awaitIdle(settings.shutdownGrace());
   }
 
   private void releaseUnfinished(boolean allDone) {
     if (allDone) {
       return;
     }
-    List<RunningJob> unfinished = inFlight.running().stream().filter(RunningJob::release).toList();
-    int released = leaseRelease.release(unfinished);
+    List<RunningJob> unfinished =
+        path.inFlight.running().stream().filter(RunningJob::release).toList();
+    int released = path.leaseRelease.release(unfinished);
     unfinished.forEach(RunningJob::interrupt);
     LOG.info(
         "worker {}: {} handlers outlived the {} grace period; {} leases released",
@@ -464,7 +269,7 @@ public final class Worker implements AutoCloseable {
 
   private void recordOutcomes() throws InterruptedException {
     Duration patience = settings.leasePeriod();
-    completer.finish(patience);
+    path.complete.finish(patience);
     join(completeThread, patience.plus(JOIN_TIMEOUT));
   }
 
@@ -505,7 +310,7 @@ public final class Worker implements AutoCloseable {
   private void stopExecutors() {
     scheduler.shutdownNow();
     drainScheduler.shutdownNow();
-    ExecutorService handlers = ownedHandlers;
+    ExecutorService handlers = path.ownedHandlers;
     if (handlers != null) {
       handlers.shutdownNow();
       try {
@@ -526,15 +331,15 @@ public final class Worker implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    heartbeat.stop();
+    path.heartbeat.stop();
     scheduler.shutdownNow();
     drainScheduler.shutdownNow();
     completeThread.interrupt();
-    gate.stop();
+    path.admit.stop();
     dispatchThread.interrupt();
-    listener.stop();
+    path.listener.stop();
     joinLoops();
-    ExecutorService handlers = ownedHandlers;
+    ExecutorService handlers = path.ownedHandlers;
     if (handlers != null) {
       handlers.shutdownNow();
     }
@@ -558,41 +363,41 @@ public final class Worker implements AutoCloseable {
 
   /** Writes the lease fence turned away so far (D9). */
   public long fencedWrites() {
-    return fenced.count();
+    return path.fenced.count();
   }
 
   /** Notifications received on the schema's wake channel so far. */
   public long wakeNotifications() {
-    return listener.wakeNotifications();
+    return path.listener.wakeNotifications();
   }
 
   /** Times the listener (re)connected. */
   public long listenerConnects() {
-    return listener.connects();
+    return path.listener.connects();
   }
 
   /** Successful heartbeat ticks so far. */
   public long heartbeats() {
-    return heartbeat.ticks();
+    return path.heartbeat.ticks();
   }
 
   /** Completion statements that succeeded so far. */
   public long completionBatches() {
-    return completer.batches();
+    return path.complete.batches();
   }
 
   /** This worker's registry of the reservation scopes it claimed slots of (S10, M7). */
   public ReservationRegistry reservations() {
-    return reservations;
+    return path.reservations;
   }
 
   /** The keyed reservation drain (S10); empty when no actor declares a keyed cap. */
   public Optional<KeyedReservationDrain> keyedDrain() {
-    return Optional.ofNullable(keyedDrain);
+    return Optional.ofNullable(path.keyedDrain);
   }
 
   /** Attempts held right now (claimed and not yet recorded or released). */
   public int held() {
-    return inFlight.size();
+    return path.inFlight.size();
   }
 }
