@@ -340,6 +340,100 @@ class DashboardBrowserTest {
   }
 
   @Test
+  @Tag("W1")
+  @Tag("W2")
+  @Tag("A3")
+  void bulkRetry_byTheFilter_confirmsTheCount_showsProgress_andTheJobsSucceed(TestServices services)
+      throws Exception {
+    fixture =
+        DashboardFixture.start(
+            services,
+            DashboardFixture.tokenSettings(),
+            taskq -> {
+              taskq.register(DashboardFixture.ok("ok"));
+              taskq.register(DashboardFixture.ok("bulk"));
+            });
+    ChromeDriver d = chromium.driver();
+    DashboardFixture.FLAKY_FAILS.set(true);
+    int n = 35;
+    List<Long> ids = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ids.add(
+          fixture
+              .taskq
+              .jobs()
+              .enqueue(
+                  JobRequest.builder("bulk")
+                      .payloadJson("{\"flaky\": true}")
+                      .maxAttempts(1)
+                      .build()));
+    }
+    long bystander =
+        fixture
+            .taskq
+            .jobs()
+            .enqueue(
+                JobRequest.builder("ok").payloadJson("{\"flaky\": true}").maxAttempts(1).build());
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                fixture.taskq.jobs().find(bystander).orElseThrow().status() == JobStatus.FAILED
+                    && ids.stream()
+                        .allMatch(
+                            id ->
+                                fixture.taskq.jobs().find(id).orElseThrow().status()
+                                    == JobStatus.FAILED));
+
+    signIn();
+    open("/jobs");
+    d.findElement(By.cssSelector("#f-status option[value='failed']")).click();
+    d.findElement(By.id("f-actor")).sendKeys("bulk");
+    d.findElement(By.id("f-search")).click();
+    await().atMost(PATIENCE).until(() -> d.getCurrentUrl().contains("actor=bulk"));
+    assertThat(d.findElements(By.id("bulk-cancel")))
+        .as("failed jobs cannot be cancelled")
+        .isEmpty();
+    d.findElement(By.id("bulk-retry")).click();
+
+    await().atMost(PATIENCE).until(() -> d.getCurrentUrl().contains("/jobs/bulk?action=retry"));
+    assertThat(text("#bulk-count")).isEqualTo(Integer.toString(n));
+    assertThat(text("#bulk-filter")).isEqualTo("status failed, actor bulk");
+    assertThat(text("#bulk-confirm")).isEqualTo("Retry " + n + " jobs");
+    chromium.screenshot("jobs-bulk-retry-confirm");
+
+    DashboardFixture.FLAKY_FAILS.set(false);
+    d.findElement(By.id("bulk-confirm")).click();
+    await().atMost(PATIENCE).until(() -> d.getCurrentUrl().matches(".*/jobs/bulk/[A-Za-z0-9_-]+$"));
+    d.executeScript("window.__sameDocument = true;");
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#bulk-state")).isEqualTo("done"));
+    assertThat(d.executeScript("return window.__sameDocument === true;"))
+        .as("the progress page updates in place")
+        .isEqualTo(true);
+    int batches =
+        (n + DashboardFixture.EVENT_WRITER_BATCH_SIZE - 1)
+            / DashboardFixture.EVENT_WRITER_BATCH_SIZE;
+    assertThat(text("#bulk-counts")).contains(n + " retried").contains(batches + " batches");
+    assertThat(d.findElement(By.id("bulk-progress")).getAttribute("value")).isEqualTo("100");
+    chromium.screenshot("jobs-bulk-retry-done");
+
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                ids.stream()
+                    .allMatch(
+                        id ->
+                            fixture.taskq.jobs().find(id).orElseThrow().status()
+                                == JobStatus.SUCCEEDED));
+    assertThat(fixture.taskq.jobs().find(bystander).orElseThrow().status())
+        .as("a job outside the filter")
+        .isEqualTo(JobStatus.FAILED);
+    open("/jobs/" + ids.get(0));
+    assertThat(text("#job-events")).contains("manually_retried");
+  }
+
+  @Test
   @Tag("W2")
   void pausingAQueue_stopsItsClaims_untilItIsResumed(TestServices services) throws Exception {
     ChromeDriver d = start(services, DashboardFixture.tokenSettings());

@@ -16,6 +16,9 @@ import java.util.function.Consumer;
 final class DashboardFixture implements AutoCloseable {
   static final String TOKEN = "correct-horse-battery-staple";
 
+  /** Small, so that a bulk action of a few dozen jobs commits several batches. */
+  static final int EVENT_WRITER_BATCH_SIZE = 10;
+
   /** While set, the {@link #ok} actor fails jobs whose payload says {@code "flaky": true}. */
   static final AtomicBoolean FLAKY_FAILS = new AtomicBoolean();
 
@@ -39,6 +42,7 @@ final class DashboardFixture implements AutoCloseable {
             .leasePeriod(Duration.ofSeconds(10))
             .shutdownGrace(Duration.ofSeconds(2))
             .sweepInterval(Duration.ofMillis(500))
+            .eventWriterBatchSize(EVENT_WRITER_BATCH_SIZE)
             .build();
     TaskQ taskq = TaskQ.builder(services.dataSource()).config(config).build();
     try {

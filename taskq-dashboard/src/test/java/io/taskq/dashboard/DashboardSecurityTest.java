@@ -139,6 +139,76 @@ class DashboardSecurityTest {
   }
 
   @Test
+  @Tag("W2")
+  @Tag("W3")
+  @Tag("W4")
+  void bulkCancel_needsTheCsrfTokenAndAnActingUser_thenCancelsWhatTheFilterMatches(
+      TestServices services) throws Exception {
+    Http http = start(services, DashboardFixture.tokenSettings());
+    http.signIn();
+    java.util.List<Long> ids = new java.util.ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      ids.add(
+          fixture
+              .taskq
+              .jobs()
+              .enqueue(
+                  JobRequest.builder("later").queue("bulk").delay(Duration.ofHours(1)).build()));
+    }
+    long other = scheduledJob();
+    Map<String, String> form = Map.of("action", "cancel", "queue", "bulk");
+
+    HttpResponse<String> confirm = http.get("/jobs/bulk?action=cancel&queue=bulk");
+    assertThat(confirm.statusCode()).isEqualTo(200);
+    assertThat(confirm.body()).contains("id=\"bulk-count\">25<").contains("queue bulk");
+
+    HttpResponse<String> noToken = http.post("/jobs/bulk", form);
+    assertThat(noToken.statusCode()).isEqualTo(403);
+    HttpResponse<String> evil =
+        http.post(
+            "/jobs/bulk",
+            Map.of("action", "cancel", "queue", "bulk", "csrf", http.csrf("/")),
+            Map.of("Origin", "http://evil.test"));
+    assertThat(evil.statusCode()).isEqualTo(403);
+    assertThat(ids).allMatch(id -> status(id) == JobStatus.SCHEDULED);
+
+    HttpResponse<String> started =
+        http.post(
+            "/jobs/bulk", Map.of("action", "cancel", "queue", "bulk", "csrf", http.csrf("/")));
+    assertThat(started.statusCode()).isEqualTo(303);
+    String run = started.headers().firstValue("Location").orElseThrow();
+    assertThat(run).matches(".*/jobs/bulk/[A-Za-z0-9_-]{43}");
+    String route = run.substring(run.indexOf("/jobs/bulk/"));
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> assertThat(http.get(route).body()).contains("id=\"bulk-state\">done<"));
+    assertThat(http.get(route).body()).contains("25 cancelled");
+    assertThat(ids).allMatch(id -> status(id) == JobStatus.CANCELLED);
+    assertThat(status(other)).isEqualTo(JobStatus.SCHEDULED);
+    assertThat(http.get("/jobs/bulk/not-a-run").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  @Tag("W3")
+  void bulkActions_areRefusedInReadOnlyMode(TestServices services) throws Exception {
+    Http http =
+        start(
+            services,
+            DashboardSettings.builder().token(DashboardFixture.TOKEN).readOnly(true).build());
+    http.signIn();
+    long id = scheduledJob();
+
+    assertThat(http.get("/jobs").body()).doesNotContain("/jobs/bulk");
+    assertThat(http.get("/jobs/bulk?action=cancel&actor=later").statusCode()).isEqualTo(403);
+    HttpResponse<String> r =
+        http.post(
+            "/jobs/bulk", Map.of("action", "cancel", "actor", "later", "csrf", http.csrf("/")));
+    assertThat(r.statusCode()).isEqualTo(403);
+    assertThat(status(id)).isEqualTo(JobStatus.SCHEDULED);
+  }
+
+  @Test
   @Tag("W4")
   void aStateChangeFromAnotherOrigin_isRefused_evenWithTheToken(TestServices services)
       throws Exception {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.taskq.core.Actor;
 import io.taskq.core.JobStatus;
+import io.taskq.postgres.operations.BoundedCount;
 import io.taskq.postgres.operations.JobCounts;
 import io.taskq.postgres.operations.JobDetail;
 import io.taskq.postgres.operations.JobFilter;
@@ -278,6 +279,39 @@ class OperationsTest {
       RetryWhereResult rest = ops.retryWhere(JobFilter.everything().build());
       assertThat(rest.retried()).isEqualTo(15);
       assertThat(db.count("jobs WHERE status = 'pending'")).isEqualTo(45);
+    }
+  }
+
+  @Test
+  @Tag("A1")
+  @Tag("W2")
+  void count_isExactUpToItsBound_andSaysWhenMoreMatch(TestServices services) throws Exception {
+    TestDb db = TestDb.of(services);
+    insert(db, 30, "failed", "mail", "emails", "acme", "java.io.IOException");
+    insert(db, 5, "failed", "report", "reports", "acme", "Other");
+    insert(db, 7, "pending", "mail", "emails", "acme", "");
+    try (TaskQ taskq = db.taskq()) {
+      Operations ops = taskq.operations();
+      JobFilter failed = JobFilter.builder().statuses(JobStatus.FAILED).build();
+      assertThat(ops.count(failed, 100)).isEqualTo(new BoundedCount(35, false));
+      assertThat(ops.count(failed, 35)).isEqualTo(new BoundedCount(35, false));
+      assertThat(ops.count(failed, 34)).isEqualTo(new BoundedCount(34, true));
+      assertThat(ops.count(failed, 34).text()).isEqualTo("more than 34");
+      assertThat(ops.count(failed, 100).text()).isEqualTo("35");
+      assertThat(
+              ops.count(
+                  JobFilter.builder()
+                      .statuses(JobStatus.FAILED, JobStatus.PENDING)
+                      .queues("emails")
+                      .build(),
+                  1000))
+          .isEqualTo(new BoundedCount(37, false));
+      assertThat(ops.count(JobFilter.builder().errorClasses("Other").build(), 1000).count())
+          .isEqualTo(5);
+      assertThat(ops.count(JobFilter.all(), 1000).count()).isEqualTo(42);
+      assertThatThrownBy(() -> ops.count(failed, 0))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("atMost");
     }
   }
 

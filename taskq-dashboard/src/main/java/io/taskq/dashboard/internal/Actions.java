@@ -22,9 +22,11 @@ final class Actions {
   private static final Logger AUDIT = LoggerFactory.getLogger("io.taskq.dashboard.audit");
 
   private final Context ctx;
+  private final BulkActions bulk;
 
-  Actions(Context ctx) {
+  Actions(Context ctx, BulkActions bulk) {
     this.ctx = ctx;
+    this.bulk = bulk;
   }
 
   /** The answer to POST {@code route}, or empty when no action has that route. */
@@ -33,6 +35,7 @@ final class Actions {
       case "/jobs/cancel" -> Optional.of(cancel(visit));
       case "/jobs/retry" -> Optional.of(retry(visit));
       case "/jobs/discard" -> Optional.of(discard(visit));
+      case "/jobs/bulk" -> Optional.of(bulk.start(visit));
       case "/queues/pause" -> Optional.of(pause(visit, true));
       case "/queues/resume" -> Optional.of(pause(visit, false));
       case "/schedules/enable" -> Optional.of(schedule(visit, true));

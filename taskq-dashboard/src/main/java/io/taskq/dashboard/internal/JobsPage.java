@@ -55,6 +55,17 @@ final class JobsPage {
                 scope.put(
                     "next",
                     ctx.link("/jobs?" + (query.isEmpty() ? "" : query + "&") + "before=" + next)));
+    String bulkQuery = query.isEmpty() ? "" : "&" + query;
+    boolean bulk = false;
+    if (search.retryFilter().isPresent()) {
+      scope.put("bulkRetry", ctx.link("/jobs/bulk?action=retry" + bulkQuery));
+      bulk = true;
+    }
+    if (search.cancelFilter().isPresent()) {
+      scope.put("bulkCancel", ctx.link("/jobs/bulk?action=cancel" + bulkQuery));
+      bulk = true;
+    }
+    scope.put("bulk", bulk && !page.jobs().isEmpty());
     if (search.before().isPresent()) {
       scope.put("first", ctx.link("/jobs" + (query.isEmpty() ? "" : "?" + query)));
     }

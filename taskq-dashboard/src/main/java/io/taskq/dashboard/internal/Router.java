@@ -30,6 +30,7 @@ public final class Router {
   private final Assets assets = new Assets();
   private final Context ctx;
   private final SignIn signIn;
+  private final BulkActions bulk;
   private final Actions actions;
   private final OverviewPage overview;
   private final JobsPage jobs;
@@ -44,7 +45,8 @@ public final class Router {
     this.sessions = new Sessions(DashboardSettings.SESSION_IDLE_TIMEOUT, clock);
     this.ctx = new Context(taskq, settings, new Gate(settings), new Templates());
     this.signIn = new SignIn(ctx, sessions);
-    this.actions = new Actions(ctx);
+    this.bulk = new BulkActions(ctx);
+    this.actions = new Actions(ctx, bulk);
     this.overview = new OverviewPage(ctx, new ThroughputChart(taskq, clock));
     this.jobs = new JobsPage(ctx);
     this.job = new JobPage(ctx);
@@ -128,6 +130,7 @@ public final class Router {
     return switch (path) {
       case "/" -> overview.get(visit);
       case "/jobs" -> jobs.get(visit);
+      case "/jobs/bulk" -> bulk.confirm(visit);
       case "/queues" -> queues.get(visit);
       case "/schedules" -> schedules.get(visit);
       case "/batches" -> batches.lookup(visit);
@@ -136,6 +139,9 @@ public final class Router {
   }
 
   private DashboardResponse numbered(Visit visit, String path) {
+    if (path.startsWith("/jobs/bulk/")) {
+      return bulk.run(visit, path.substring("/jobs/bulk/".length()));
+    }
     if (path.startsWith("/jobs/")) {
       Optional<Long> id = Ids.parse(path.substring("/jobs/".length()));
       if (id.isPresent()) {

@@ -5,6 +5,15 @@
   "use strict";
   var KEY = "taskq.refresh";
   var timer = null;
+  var pollTimer = null;
+
+  // A page with a [data-poll] element (a bulk action's run while it runs) refreshes every second,
+  // whatever the refresh setting, until the server's page no longer carries it.
+  function pollSoon() {
+    if (pollTimer === null && document.querySelector("#main [data-poll]")) {
+      pollTimer = setTimeout(function () { pollTimer = null; refresh(); }, 1000);
+    }
+  }
 
   function busy(main) {
     var active = document.activeElement;
@@ -17,12 +26,13 @@
   function refresh() {
     var main = document.getElementById("main");
     if (!main || document.hidden || busy(main)) {
+      pollSoon();
       return;
     }
     fetch(window.location.href, { credentials: "same-origin", headers: { "X-TaskQ-Refresh": "1" } })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (text) {
-        if (text === null) { return; }
+        if (text === null) { pollSoon(); return; }
         var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("main");
         if (fresh) {
           main.replaceChildren.apply(main, Array.prototype.slice.call(fresh.childNodes).map(function (n) {
@@ -30,8 +40,9 @@
           }));
           main.setAttribute("data-refreshed", String(Date.now()));
         }
+        pollSoon();
       })
-      .catch(function () { /* keep the page as it is; the next tick retries */ });
+      .catch(function () { pollSoon(); /* keep the page as it is; the next tick retries */ });
   }
 
   function schedule(seconds) {
@@ -51,6 +62,7 @@
       });
     }
     schedule(seconds);
+    pollSoon();
   });
 
   document.addEventListener("submit", function (e) {

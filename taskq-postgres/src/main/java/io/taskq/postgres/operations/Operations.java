@@ -45,6 +45,21 @@ public interface Operations {
    */
   JobPage search(JobFilter filter, int pageSize, long cursor);
 
+  /** The largest bound {@link #count(JobFilter, int)} takes. */
+  int MAX_COUNT_BOUND = 1_000_000;
+
+  /**
+   * How many jobs match {@code filter}, counting no further than {@code atMost} (a bulk action's
+   * preview, W2): the walk of a search, ids only, so it costs about {@code min(matches, atMost)}
+   * index entries whatever the table's size, and never a scan of the table.
+   *
+   * @param filter the jobs to count
+   * @param atMost where counting stops, 1..{@value #MAX_COUNT_BOUND}
+   * @return the count, exact unless {@link BoundedCount#capped()}
+   * @throws IllegalArgumentException when {@code atMost} is out of range
+   */
+  BoundedCount count(JobFilter filter, int atMost);
+
   /** Jobs per status, queue and actor in the hot table (A1). */
   JobCounts counts();
 

@@ -18,6 +18,15 @@
   ORDER BY j.id DESC
   LIMIT ?)
 
+-- name: count_arm
+-- A1/W2: one arm of a bounded count (a bulk action's preview): the same walk as search_arm, ids
+-- only, stopping after the bound + 1 rows. Binds: [status,] cursor id, the filters' binds, bound + 1.
+(SELECT j.id
+   FROM {schema}.{table} j
+  WHERE {status} j.id < ?{filters}
+  ORDER BY j.id DESC
+  LIMIT ?)
+
 -- name: search_filter_actors
 AND j.actor = ANY (?::text[])
 

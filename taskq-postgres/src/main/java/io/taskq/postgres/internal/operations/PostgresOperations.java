@@ -11,6 +11,7 @@ import io.taskq.postgres.JobStoreException;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.client.Transactions;
 import io.taskq.postgres.operations.ActorInfo;
+import io.taskq.postgres.operations.BoundedCount;
 import io.taskq.postgres.operations.DiscardResult;
 import io.taskq.postgres.operations.JobCounts;
 import io.taskq.postgres.operations.JobDetail;
@@ -118,6 +119,23 @@ public final class PostgresOperations implements Operations {
   /** The text of the search statement for {@code filter} (the plan test EXPLAINs it). */
   public String searchSql(JobFilter filter) {
     return SearchQuery.of(sql, filter, Long.MAX_VALUE, 51).sql();
+  }
+
+  @Override
+  public BoundedCount count(JobFilter filter, int atMost) {
+    Objects.requireNonNull(filter, "filter");
+    if (atMost < 1 || atMost > MAX_COUNT_BOUND) {
+      throw new IllegalArgumentException(
+          "atMost must be in 1.." + MAX_COUNT_BOUND + ", was " + atMost);
+    }
+    SearchQuery query = SearchQuery.countOf(sql, filter, atMost + 1);
+    long n = read("count jobs", query::prepare, rs -> rs.getLong("n")).get(0);
+    return n > atMost ? new BoundedCount(atMost, true) : new BoundedCount(n, false);
+  }
+
+  /** The text of the bounded count statement for {@code filter} (the plan test EXPLAINs it). */
+  public String countSql(JobFilter filter) {
+    return SearchQuery.countOf(sql, filter, 10_001).sql();
   }
 
   @Override

@@ -34,17 +34,7 @@ final class SearchQuery {
   /** The statement for one page of {@code filter} below {@code cursor}, {@code limit} rows. */
   static SearchQuery of(NamedStatements statements, JobFilter filter, long cursor, int limit) {
     List<Object> binds = new ArrayList<>();
-    List<String> arms = new ArrayList<>();
-    addArms(statements, filter, "jobs", false, filter.statuses(), cursor, limit, arms, binds);
-    if (filter.includeArchived()) {
-      Set<JobStatus> archived = filter.statuses();
-      if (!archived.isEmpty()) {
-        archived = Set.copyOf(archived.stream().filter(JobStatus::isTerminal).toList());
-      }
-      if (filter.statuses().isEmpty() || !archived.isEmpty()) {
-        addArms(statements, filter, "jobs_archive", true, archived, cursor, limit, arms, binds);
-      }
-    }
+    List<String> arms = arms(statements, "search_arm", filter, cursor, limit, binds);
     String union =
         arms.size() == 1
             ? arms.get(0)
@@ -57,8 +47,52 @@ final class SearchQuery {
     return new SearchQuery(union, binds);
   }
 
+  /**
+   * The statement counting the jobs {@code filter} matches, each arm stopping after {@code limit}
+   * rows: the same index walks as a search, with only the ids read (one row, column {@code n}).
+   */
+  static SearchQuery countOf(NamedStatements statements, JobFilter filter, int limit) {
+    List<Object> binds = new ArrayList<>();
+    List<String> arms = arms(statements, "count_arm", filter, Long.MAX_VALUE, limit, binds);
+    return new SearchQuery(
+        "SELECT count(*) AS n FROM (" + String.join("\nUNION ALL\n", arms) + ") a", binds);
+  }
+
+  private static List<String> arms(
+      NamedStatements statements,
+      String armName,
+      JobFilter filter,
+      long cursor,
+      int limit,
+      List<Object> binds) {
+    List<String> arms = new ArrayList<>();
+    addArms(
+        statements, armName, filter, "jobs", false, filter.statuses(), cursor, limit, arms, binds);
+    if (filter.includeArchived()) {
+      Set<JobStatus> archived = filter.statuses();
+      if (!archived.isEmpty()) {
+        archived = Set.copyOf(archived.stream().filter(JobStatus::isTerminal).toList());
+      }
+      if (filter.statuses().isEmpty() || !archived.isEmpty()) {
+        addArms(
+            statements,
+            armName,
+            filter,
+            "jobs_archive",
+            true,
+            archived,
+            cursor,
+            limit,
+            arms,
+            binds);
+      }
+    }
+    return arms;
+  }
+
   private static void addArms(
       NamedStatements statements,
+      String armName,
       JobFilter filter,
       String table,
       boolean archived,
@@ -69,7 +103,7 @@ final class SearchQuery {
       List<Object> binds) {
     String template =
         statements
-            .get("search_arm")
+            .get(armName)
             .replace("{table}", table)
             .replace("{archived}", archived ? "true" : "false");
     List<Object> filterBinds = new ArrayList<>();
