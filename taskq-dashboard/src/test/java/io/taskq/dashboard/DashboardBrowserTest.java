@@ -150,7 +150,7 @@ class DashboardBrowserTest {
     await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#queues")).contains("reports"));
     assertThat(d.executeScript("return window.__sameDocument === true;")).isEqualTo(true);
 
-    for (String page : List.of("queues", "schedules", "batches", "jobs")) {
+    for (String page : List.of("queues", "actors", "schedules", "batches", "jobs")) {
       open("/" + page);
       assertThat(text("h1")).isEqualTo(Character.toUpperCase(page.charAt(0)) + page.substring(1));
       chromium.screenshot(page);
@@ -431,6 +431,64 @@ class DashboardBrowserTest {
         .isEqualTo(JobStatus.FAILED);
     open("/jobs/" + ids.get(0));
     assertThat(text("#job-events")).contains("manually_retried");
+  }
+
+  @Test
+  @Tag("W1")
+  @Tag("W2")
+  @Tag("A4")
+  void theActorsPage_showsEachActorsWork_andPausingAnActorStopsItsClaims(TestServices services)
+      throws Exception {
+    fixture =
+        DashboardFixture.start(
+            services,
+            DashboardFixture.tokenSettings(),
+            taskq -> {
+              taskq.register(DashboardFixture.ok("ok"));
+              taskq.register(DashboardFixture.ok("crew"));
+            });
+    ChromeDriver d = chromium.driver();
+    long failed =
+        fixture
+            .taskq
+            .jobs()
+            .enqueue(
+                JobRequest.builder("crew").payloadJson("{\"fail\": true}").maxAttempts(1).build());
+    await()
+        .atMost(PATIENCE)
+        .until(() -> fixture.taskq.jobs().find(failed).orElseThrow().status() == JobStatus.FAILED);
+    scheduledJob("crew");
+    fixture.taskq.jobs().enqueue(JobRequest.builder("unregistered" + SCRIPT).build());
+
+    signIn();
+    open("/actors");
+    String ok = "//tr[td/a[text()='crew']]";
+    assertThat(d.findElement(By.xpath(ok + "/td[2]")).getText()).isEqualTo("default");
+    assertThat(d.findElement(By.xpath(ok + "/td[3]")).getText()).isEqualTo("active");
+    assertThat(d.findElement(By.xpath(ok + "/td[6]")).getText()).isEqualTo("1");
+    assertThat(d.findElement(By.xpath(ok + "/td[7]")).getText()).isEqualTo("1");
+    assertThat(text("#actors")).contains("unregistered" + SCRIPT).contains("(not registered)");
+    assertThat(d.executeScript("return window.__xss === undefined;")).isEqualTo(true);
+    chromium.screenshot("actors");
+
+    d.findElement(By.xpath(ok + "//button[text()='Pause']")).click();
+    d.switchTo().alert().accept();
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#flash")).contains("paused"));
+    assertThat(d.findElement(By.xpath(ok + "/td[3]")).getText()).isEqualTo("paused");
+    chromium.screenshot("actors-paused");
+    long id = fixture.taskq.jobs().enqueue(JobRequest.of("crew", "{}"));
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> fixture.taskq.jobs().find(id).orElseThrow().status() == JobStatus.PENDING);
+    open("/actors");
+    assertThat(d.findElement(By.xpath(ok + "/td[5]")).getText()).isEqualTo("1");
+
+    d.findElement(By.xpath(ok + "//button[text()='Resume']")).click();
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#flash")).contains("resumed"));
+    await()
+        .atMost(PATIENCE)
+        .until(() -> fixture.taskq.jobs().find(id).orElseThrow().status() == JobStatus.SUCCEEDED);
   }
 
   @Test

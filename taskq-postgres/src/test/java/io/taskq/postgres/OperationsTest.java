@@ -309,6 +309,9 @@ class OperationsTest {
       assertThat(ops.count(JobFilter.builder().errorClasses("Other").build(), 1000).count())
           .isEqualTo(5);
       assertThat(ops.count(JobFilter.all(), 1000).count()).isEqualTo(42);
+      assertThat(ops.actorFailuresSince(Instant.now().minusSeconds(3600)))
+          .containsExactlyInAnyOrderEntriesOf(java.util.Map.of("mail", 30L, "report", 5L));
+      assertThat(ops.actorFailuresSince(Instant.now().plusSeconds(60))).isEmpty();
       assertThatThrownBy(() -> ops.count(failed, 0))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("atMost");

@@ -38,6 +38,8 @@ final class Actions {
       case "/jobs/bulk" -> Optional.of(bulk.start(visit));
       case "/queues/pause" -> Optional.of(pause(visit, true));
       case "/queues/resume" -> Optional.of(pause(visit, false));
+      case "/actors/pause" -> Optional.of(pauseActor(visit, true));
+      case "/actors/resume" -> Optional.of(pauseActor(visit, false));
       case "/schedules/enable" -> Optional.of(schedule(visit, true));
       case "/schedules/disable" -> Optional.of(schedule(visit, false));
       default -> Optional.empty();
@@ -131,6 +133,31 @@ final class Actions {
     String message =
         "Queue " + name.get() + (changed ? " " + verb + "." : " was already " + verb + ".");
     return done(visit, "/queues", message);
+  }
+
+  private DashboardResponse pauseActor(Visit visit, boolean pause) {
+    Optional<String> name = visit.request().form("actor");
+    if (name.isEmpty()) {
+      return Responses.plain(400, "refused: the form names no actor");
+    }
+    PauseTarget target;
+    try {
+      target = PauseTarget.actor(name.get());
+    } catch (IllegalArgumentException e) {
+      return Responses.plain(400, "refused: " + e.getMessage());
+    }
+    String by = "dashboard:" + user(visit).name();
+    boolean changed =
+        pause
+            ? ctx.taskq()
+                .operations()
+                .pause(target, by, visit.request().form("reason").orElse(null))
+            : ctx.taskq().operations().resume(target);
+    String verb = pause ? "paused" : "resumed";
+    audit(visit, pause ? "pause" : "resume", "actor " + name.get(), changed ? verb : "unchanged");
+    String message =
+        "Actor " + name.get() + (changed ? " " + verb + "." : " was already " + verb + ".");
+    return done(visit, "/actors", message);
   }
 
   private DashboardResponse schedule(Visit visit, boolean enable) {

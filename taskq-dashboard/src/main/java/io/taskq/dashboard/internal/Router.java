@@ -36,6 +36,7 @@ public final class Router {
   private final JobsPage jobs;
   private final JobPage job;
   private final QueuesPage queues;
+  private final ActorsPage actorsPage;
   private final SchedulesPage schedules;
   private final BatchPage batches;
 
@@ -51,6 +52,7 @@ public final class Router {
     this.jobs = new JobsPage(ctx);
     this.job = new JobPage(ctx);
     this.queues = new QueuesPage(ctx);
+    this.actorsPage = new ActorsPage(ctx, clock);
     this.schedules = new SchedulesPage(ctx);
     this.batches = new BatchPage(ctx);
   }
@@ -132,6 +134,7 @@ public final class Router {
       case "/jobs" -> jobs.get(visit);
       case "/jobs/bulk" -> bulk.confirm(visit);
       case "/queues" -> queues.get(visit);
+      case "/actors" -> actorsPage.get(visit);
       case "/schedules" -> schedules.get(visit);
       case "/batches" -> batches.lookup(visit);
       default -> numbered(visit, path);

@@ -150,4 +150,13 @@ public interface Operations {
 
   /** Jobs per queue that ended failed or crashed at or after {@code since} (A8). */
   Map<String, Long> failuresSince(Instant since);
+
+  /**
+   * Jobs per actor that ended failed or crashed at or after {@code since} (the dashboard's actors
+   * page, W1).
+   *
+   * @param since the start of the window
+   * @return actor name to the number of such jobs; actors without one are absent
+   */
+  Map<String, Long> actorFailuresSince(Instant since);
 }

@@ -292,6 +292,14 @@ SELECT queue, count(*) AS n
    AND finished_at >= ?
  GROUP BY queue
 
+-- name: actor_failed_since
+-- W1: jobs that ended failed or crashed since a time, per actor (jobs_finished_idx). Binds: since.
+SELECT actor, count(*) AS n
+  FROM {schema}.jobs
+ WHERE status IN ('failed', 'crashed')
+   AND finished_at >= ?
+ GROUP BY actor
+
 -- name: discard
 -- A3/W2: an operator discards one job that has not started: scheduled or pending (a job waiting
 -- for its next attempt after a failure is pending with a later run_at) -> failed for good, in one

@@ -391,16 +391,25 @@ public final class PostgresOperations implements Operations {
 
   @Override
   public Map<String, Long> failuresSince(Instant since) {
+    return failuresSince(since, "failed_since", "queue");
+  }
+
+  @Override
+  public Map<String, Long> actorFailuresSince(Instant since) {
+    return failuresSince(since, "actor_failed_since", "actor");
+  }
+
+  private Map<String, Long> failuresSince(Instant since, String statement, String key) {
     Map<String, Long> out = new TreeMap<>();
     read(
         "count recent failures",
         c -> {
-          PreparedStatement ps = c.prepareStatement(sql.get("failed_since"));
+          PreparedStatement ps = c.prepareStatement(sql.get(statement));
           ps.setObject(1, OffsetDateTime.ofInstant(since, ZoneOffset.UTC));
           return ps;
         },
         rs -> {
-          out.put(rs.getString("queue"), rs.getLong("n"));
+          out.put(rs.getString(key), rs.getLong("n"));
           return Boolean.TRUE;
         });
     return out;

@@ -1,0 +1,73 @@
+package io.taskq.dashboard.internal;
+
+import io.taskq.core.JobStatus;
+import io.taskq.dashboard.DashboardResponse;
+import io.taskq.postgres.operations.ActorInfo;
+import io.taskq.postgres.operations.Operations;
+import io.taskq.postgres.operations.Pause;
+import io.taskq.postgres.operations.PauseTarget;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code /actors}: every registered actor and every actor with jobs (W1, A4): its queue, jobs
+ * running and pending (and scheduled), jobs that failed or crashed in the last hour, whether it is
+ * paused (itself, or through its queue), with pause / resume of the actor. Three index-backed reads
+ * of the operations API: the counts (an index-only scan), the failures of the last hour (the
+ * finished-jobs index) and the pauses (a handful of rows).
+ */
+final class ActorsPage {
+  private final Context ctx;
+  private final InstantSource clock;
+
+  ActorsPage(Context ctx, InstantSource clock) {
+    this.ctx = ctx;
+    this.clock = clock;
+  }
+
+  DashboardResponse get(Visit visit) {
+    Operations ops = ctx.taskq().operations();
+    List<ActorInfo> actors = ops.actors();
+    Instant hourAgo = clock.instant().minus(Duration.ofHours(1));
+    Map<String, Long> failures = ops.actorFailuresSince(hourAgo);
+    Set<String> pausedQueues = new HashSet<>();
+    for (Pause p : ops.paused()) {
+      if (p.target().kind() == PauseTarget.Kind.QUEUE) {
+        pausedQueues.add(p.target().name());
+      }
+    }
+    boolean allQueues = pausedQueues.contains(PauseTarget.ALL);
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (ActorInfo a : actors) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("name", a.name());
+      r.put("param", Format.queryValue(a.name()));
+      r.put("queue", a.queue());
+      r.put("queueParam", Format.queryValue(a.queue()));
+      r.put("hasQueue", !a.queue().isEmpty());
+      r.put("registered", a.registered());
+      r.put("running", Format.count(a.count(JobStatus.RUNNING)));
+      r.put("pending", Format.count(a.count(JobStatus.PENDING)));
+      r.put("scheduled", Format.count(a.count(JobStatus.SCHEDULED)));
+      long failed = failures.getOrDefault(a.name(), 0L);
+      r.put("failures", Format.count(failed));
+      r.put("failing", failed > 0);
+      r.put("paused", a.paused());
+      r.put(
+          "queuePaused",
+          !a.paused() && (allQueues || (!a.queue().isEmpty() && pausedQueues.contains(a.queue()))));
+      rows.add(r);
+    }
+    Map<String, Object> scope = ctx.scope(visit, "actors", "Actors");
+    scope.put("actors", rows);
+    scope.put("none", rows.isEmpty());
+    return ctx.page("actors", scope);
+  }
+}
