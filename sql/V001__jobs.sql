@@ -140,7 +140,7 @@ CREATE TABLE {schema}.jobs_archive (
 CREATE INDEX jobs_archive_archived_idx ON {schema}.jobs_archive (archived_at);
 
 -- L3: the retry delay of attempt n under a job's stamped policy, capped by max_retry_backoff.
--- Mirrors io.taskq.core.RetryPolicy exactly (a test pins the two together):
+-- Mirrors io.taskq.RetryPolicy exactly (a test pins the two together):
 --   exponential: base * 2^(n-1); linear: base * n; constant: base;
 --   then min(cap, max_backoff); then jitter takes off up to `jitter` of it: d * (1 - jitter * u).
 CREATE FUNCTION {schema}.retry_delay(

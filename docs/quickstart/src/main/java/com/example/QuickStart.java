@@ -1,8 +1,8 @@
 package com.example;
 
-import io.taskq.core.Actor;
-import io.taskq.postgres.JobRequest;
-import io.taskq.postgres.TaskQ;
+import io.taskq.Actor;
+import io.taskq.JobRequest;
+import io.taskq.TaskQ;
 import java.util.concurrent.CountDownLatch;
 
 public class QuickStart {

@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import io.taskq.core.Actor;
-import io.taskq.core.RetryPolicy;
-import io.taskq.core.TaskQConfig;
-import io.taskq.postgres.JobRequest;
-import io.taskq.postgres.TaskQ;
+import io.taskq.Actor;
+import io.taskq.JobRequest;
+import io.taskq.RetryPolicy;
+import io.taskq.TaskQ;
+import io.taskq.TaskQConfig;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
@@ -69,8 +69,8 @@ class OperatorLogsTest {
   private static Actor<String> failing(String name) {
     return Actor.builder(
             name,
-            io.taskq.core.PayloadCodec.rawJson(),
-            (String json, io.taskq.core.JobContext ctx) -> {
+            io.taskq.PayloadCodec.rawJson(),
+            (String json, io.taskq.JobContext ctx) -> {
               throw new IllegalStateException("the partner API said no");
             })
         .retryPolicy(TWO_QUICK_ATTEMPTS)

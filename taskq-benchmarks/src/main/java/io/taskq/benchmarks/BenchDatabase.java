@@ -2,7 +2,7 @@ package io.taskq.benchmarks;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.postgres.internal.migrate.Migrations;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -2,11 +2,11 @@ package io.taskq.benchmarks;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.NotifyChannels;
-import io.taskq.postgres.FeedCursor;
-import io.taskq.postgres.ReclaimEventFeed;
-import io.taskq.postgres.ReclaimWatch;
+import io.taskq.feed.FeedCursor;
+import io.taskq.feed.ReclaimEventFeed;
+import io.taskq.feed.ReclaimWatch;
 import io.taskq.postgres.internal.migrate.Migrations;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

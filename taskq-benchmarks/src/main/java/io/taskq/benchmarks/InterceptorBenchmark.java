@@ -1,8 +1,8 @@
 package io.taskq.benchmarks;
 
-import io.taskq.core.JobInterceptor;
-import io.taskq.core.SchemaName;
-import io.taskq.postgres.JobsClient;
+import io.taskq.JobInterceptor;
+import io.taskq.JobsClient;
+import io.taskq.SchemaName;
 import java.util.List;
 import java.util.Locale;
 

@@ -1,6 +1,6 @@
 package io.taskq.benchmarks;
 
-import io.taskq.core.ratelimit.RateLimiter;
+import io.taskq.limits.RateLimiter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

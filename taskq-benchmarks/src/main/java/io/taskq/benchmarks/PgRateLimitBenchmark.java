@@ -2,9 +2,9 @@ package io.taskq.benchmarks;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.taskq.core.SchemaName;
-import io.taskq.core.ratelimit.SlidingWindowLog;
-import io.taskq.postgres.PostgresSlidingWindow;
+import io.taskq.SchemaName;
+import io.taskq.limits.PostgresSlidingWindow;
+import io.taskq.limits.SlidingWindowLog;
 import io.taskq.postgres.internal.migrate.Migrations;
 import java.sql.Connection;
 import java.sql.Statement;

@@ -1,7 +1,7 @@
 package io.taskq.benchmarks;
 
-import io.taskq.postgres.JobRequest;
-import io.taskq.postgres.JobsClient;
+import io.taskq.JobRequest;
+import io.taskq.JobsClient;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

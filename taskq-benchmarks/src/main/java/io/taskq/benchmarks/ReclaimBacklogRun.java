@@ -1,10 +1,10 @@
 package io.taskq.benchmarks;
 
-import io.taskq.core.TaskQConfig;
-import io.taskq.core.spi.MaintenanceListener;
+import io.taskq.TaskQConfig;
 import io.taskq.postgres.internal.sweep.BatchExecutor;
 import io.taskq.postgres.internal.sweep.BatchFence;
 import io.taskq.postgres.internal.sweep.LeaseReclaimSweep;
+import io.taskq.spi.MaintenanceListener;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;

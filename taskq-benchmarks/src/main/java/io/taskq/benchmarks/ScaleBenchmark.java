@@ -1,8 +1,8 @@
 package io.taskq.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.taskq.core.SchemaName;
-import io.taskq.postgres.JobsClient;
+import io.taskq.JobsClient;
+import io.taskq.SchemaName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,9 +1,9 @@
 package io.taskq.benchmarks;
 
-import io.taskq.core.Actor;
-import io.taskq.core.JobInterceptor;
-import io.taskq.core.TaskQConfig;
-import io.taskq.postgres.TaskQ;
+import io.taskq.Actor;
+import io.taskq.JobInterceptor;
+import io.taskq.TaskQ;
+import io.taskq.TaskQConfig;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.taskq.cli;
 
-import io.taskq.core.JobStatus;
-import io.taskq.postgres.DeregistrationResult;
-import io.taskq.postgres.operations.ActorInfo;
-import io.taskq.postgres.operations.PauseTarget;
+import io.taskq.DeregistrationResult;
+import io.taskq.JobStatus;
+import io.taskq.operations.ActorInfo;
+import io.taskq.operations.PauseTarget;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

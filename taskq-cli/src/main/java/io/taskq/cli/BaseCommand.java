@@ -1,7 +1,7 @@
 package io.taskq.cli;
 
-import io.taskq.postgres.TaskQ;
-import io.taskq.postgres.operations.Operations;
+import io.taskq.TaskQ;
+import io.taskq.operations.Operations;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 

@@ -1,9 +1,9 @@
 package io.taskq.cli;
 
-import io.taskq.core.JobStatus;
-import io.taskq.postgres.operations.JobFilter;
-import io.taskq.postgres.operations.JobPage;
-import io.taskq.postgres.operations.Operations;
+import io.taskq.JobStatus;
+import io.taskq.operations.JobFilter;
+import io.taskq.operations.JobPage;
+import io.taskq.operations.Operations;
 import java.util.EnumSet;
 import java.util.Set;
 

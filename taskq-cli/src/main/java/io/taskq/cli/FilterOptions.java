@@ -1,7 +1,7 @@
 package io.taskq.cli;
 
-import io.taskq.core.JobStatus;
-import io.taskq.postgres.operations.JobFilter;
+import io.taskq.JobStatus;
+import io.taskq.operations.JobFilter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

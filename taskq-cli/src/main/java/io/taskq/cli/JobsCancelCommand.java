@@ -1,10 +1,10 @@
 package io.taskq.cli;
 
-import io.taskq.core.JobStatus;
-import io.taskq.postgres.BulkCancelResult;
-import io.taskq.postgres.CancelFilter;
-import io.taskq.postgres.CancelResult;
-import io.taskq.postgres.JobsClient;
+import io.taskq.JobStatus;
+import io.taskq.JobsClient;
+import io.taskq.bulk.BulkCancelResult;
+import io.taskq.bulk.CancelFilter;
+import io.taskq.bulk.CancelResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

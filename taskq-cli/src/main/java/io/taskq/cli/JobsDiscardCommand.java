@@ -1,7 +1,7 @@
 package io.taskq.cli;
 
-import io.taskq.postgres.operations.DiscardResult;
-import io.taskq.postgres.operations.Operations;
+import io.taskq.operations.DiscardResult;
+import io.taskq.operations.Operations;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

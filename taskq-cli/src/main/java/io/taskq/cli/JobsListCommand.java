@@ -1,8 +1,8 @@
 package io.taskq.cli;
 
-import io.taskq.postgres.operations.JobPage;
-import io.taskq.postgres.operations.JobSummary;
-import io.taskq.postgres.operations.Operations;
+import io.taskq.operations.JobPage;
+import io.taskq.operations.JobSummary;
+import io.taskq.operations.Operations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;

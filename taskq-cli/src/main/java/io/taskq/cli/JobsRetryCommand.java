@@ -1,9 +1,9 @@
 package io.taskq.cli;
 
-import io.taskq.postgres.operations.JobFilter;
-import io.taskq.postgres.operations.Operations;
-import io.taskq.postgres.operations.RetryResult;
-import io.taskq.postgres.operations.RetryWhereResult;
+import io.taskq.operations.JobFilter;
+import io.taskq.operations.Operations;
+import io.taskq.operations.RetryResult;
+import io.taskq.operations.RetryWhereResult;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

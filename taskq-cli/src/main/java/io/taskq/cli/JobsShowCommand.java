@@ -1,9 +1,9 @@
 package io.taskq.cli;
 
-import io.taskq.postgres.JobInfo;
-import io.taskq.postgres.operations.AttemptRecord;
-import io.taskq.postgres.operations.EventRecord;
-import io.taskq.postgres.operations.JobDetail;
+import io.taskq.JobInfo;
+import io.taskq.operations.AttemptRecord;
+import io.taskq.operations.EventRecord;
+import io.taskq.operations.JobDetail;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;

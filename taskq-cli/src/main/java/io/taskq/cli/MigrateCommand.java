@@ -1,9 +1,9 @@
 package io.taskq.cli;
 
-import io.taskq.postgres.SchemaMigrationException;
-import io.taskq.postgres.operations.AppliedMigration;
-import io.taskq.postgres.operations.SchemaMigrations;
-import io.taskq.postgres.operations.SchemaStatus;
+import io.taskq.SchemaMigrationException;
+import io.taskq.operations.AppliedMigration;
+import io.taskq.operations.SchemaMigrations;
+import io.taskq.operations.SchemaStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

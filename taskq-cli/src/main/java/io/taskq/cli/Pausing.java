@@ -1,6 +1,6 @@
 package io.taskq.cli;
 
-import io.taskq.postgres.operations.PauseTarget;
+import io.taskq.operations.PauseTarget;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;

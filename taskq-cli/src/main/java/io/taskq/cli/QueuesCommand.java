@@ -1,9 +1,9 @@
 package io.taskq.cli;
 
-import io.taskq.core.JobStatus;
-import io.taskq.postgres.operations.Pause;
-import io.taskq.postgres.operations.PauseTarget;
-import io.taskq.postgres.operations.QueueInfo;
+import io.taskq.JobStatus;
+import io.taskq.operations.Pause;
+import io.taskq.operations.PauseTarget;
+import io.taskq.operations.QueueInfo;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.taskq.cli;
 
-import io.taskq.core.JobStatus;
-import io.taskq.postgres.operations.JobSummary;
+import io.taskq.JobStatus;
+import io.taskq.operations.JobSummary;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,6 +1,6 @@
 package io.taskq.cli;
 
-import io.taskq.postgres.ScheduleInfo;
+import io.taskq.cron.ScheduleInfo;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.taskq.cli;
 
-import io.taskq.core.TaskQConfig;
-import io.taskq.core.TaskQConfigException;
-import io.taskq.postgres.TaskQ;
+import io.taskq.TaskQ;
+import io.taskq.TaskQConfig;
+import io.taskq.TaskQConfigException;
 import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.Map;

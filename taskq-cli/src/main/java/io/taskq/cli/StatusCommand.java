@@ -1,11 +1,11 @@
 package io.taskq.cli;
 
-import io.taskq.core.JobStatus;
-import io.taskq.postgres.ReclaimFeedLag;
-import io.taskq.postgres.operations.LeaderInfo;
-import io.taskq.postgres.operations.Operations;
-import io.taskq.postgres.operations.Pause;
-import io.taskq.postgres.operations.QueueInfo;
+import io.taskq.JobStatus;
+import io.taskq.feed.ReclaimFeedLag;
+import io.taskq.operations.LeaderInfo;
+import io.taskq.operations.Operations;
+import io.taskq.operations.Pause;
+import io.taskq.operations.QueueInfo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

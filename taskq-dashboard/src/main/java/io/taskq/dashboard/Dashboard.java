@@ -1,7 +1,7 @@
 package io.taskq.dashboard;
 
+import io.taskq.TaskQ;
 import io.taskq.dashboard.internal.Router;
-import io.taskq.postgres.TaskQ;
 import java.time.InstantSource;
 import java.util.Objects;
 

@@ -1,8 +1,8 @@
 package io.taskq.dashboard;
 
 import com.sun.net.httpserver.HttpServer;
-import io.taskq.core.TaskQConfig;
-import io.taskq.postgres.TaskQ;
+import io.taskq.TaskQ;
+import io.taskq.TaskQConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
-import io.taskq.core.JobStatus;
-import io.taskq.postgres.JobRequest;
-import io.taskq.postgres.Schedule;
+import io.taskq.JobRequest;
+import io.taskq.JobStatus;
+import io.taskq.cron.Schedule;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.net.InetAddress;

@@ -1,8 +1,8 @@
 package io.taskq.dashboard;
 
-import io.taskq.core.Actor;
-import io.taskq.core.TaskQConfig;
-import io.taskq.postgres.TaskQ;
+import io.taskq.Actor;
+import io.taskq.TaskQ;
+import io.taskq.TaskQConfig;
 import io.taskq.testing.TestServices;
 import java.net.URI;
 import java.sql.SQLException;

@@ -3,8 +3,8 @@ package io.taskq.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.taskq.core.JobStatus;
-import io.taskq.postgres.JobRequest;
+import io.taskq.JobRequest;
+import io.taskq.JobStatus;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.net.http.HttpResponse;

@@ -1,7 +1,7 @@
 package io.taskq.examples;
 
-import io.taskq.core.Actor;
-import io.taskq.core.RetryPolicy;
+import io.taskq.Actor;
+import io.taskq.RetryPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,6 +1,6 @@
 package io.taskq.jackson;
 
-import io.taskq.core.NonRetryableException;
+import io.taskq.NonRetryableException;
 
 /**
  * A job's payload does not map onto its handler's payload type: a field the type does not know

@@ -1,6 +1,6 @@
 package io.taskq.jackson;
 
-import io.taskq.core.NonRetryableException;
+import io.taskq.NonRetryableException;
 
 /**
  * A handler's result cannot be written as JSON by the application's mapper (no serializer for its

@@ -3,7 +3,7 @@ package io.taskq.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.taskq.postgres.ReclaimFeedLag;
+import io.taskq.feed.ReclaimFeedLag;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,6 +1,7 @@
 package io.taskq.metrics;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.taskq.TaskQ;
 import io.taskq.metrics.http.DatabaseCheck;
 import io.taskq.metrics.http.EndpointHandler;
 import io.taskq.metrics.http.HttpEndpoint;
@@ -8,8 +9,7 @@ import io.taskq.metrics.http.LivenessHandler;
 import io.taskq.metrics.http.MetricsHandler;
 import io.taskq.metrics.http.ProcessState;
 import io.taskq.metrics.http.ReadinessHandler;
-import io.taskq.postgres.QueueBacklog;
-import io.taskq.postgres.TaskQ;
+import io.taskq.operations.QueueBacklog;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.taskq.core.Actor;
-import io.taskq.core.TaskQConfig;
+import io.taskq.Actor;
+import io.taskq.TaskQ;
+import io.taskq.TaskQConfig;
 import io.taskq.metrics.http.EndpointHandler;
 import io.taskq.metrics.http.HttpReply;
-import io.taskq.postgres.TaskQ;
 import io.taskq.testing.servers.PrivatePostgres;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;

@@ -43,7 +43,7 @@ public final class Signals {
     new FeedLagSampler(
             "event_feed_lag",
             () ->
-                new io.taskq.postgres.ReclaimFeedLag(
+                new io.taskq.feed.ReclaimFeedLag(
                     2, Duration.ofSeconds(40), 4242, Duration.ofSeconds(45)),
             registry)
         .sampleOnce();

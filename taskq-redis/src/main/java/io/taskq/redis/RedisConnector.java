@@ -1,7 +1,7 @@
 package io.taskq.redis;
 
-import io.taskq.core.SchemaName;
-import io.taskq.core.TaskQConfig;
+import io.taskq.SchemaName;
+import io.taskq.TaskQConfig;
 import io.taskq.core.internal.RedisKeys;
 import io.taskq.redis.internal.RedisLink;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package io.taskq.redis;
 
-import io.taskq.core.ratelimit.Decision;
-import io.taskq.core.ratelimit.RateLimit;
-import io.taskq.core.ratelimit.RateLimiter;
-import io.taskq.core.ratelimit.UnavailablePolicy;
+import io.taskq.limits.Decision;
+import io.taskq.limits.RateLimit;
+import io.taskq.limits.RateLimiter;
+import io.taskq.limits.UnavailablePolicy;
 import io.taskq.redis.internal.LimitScript;
 import io.taskq.redis.internal.RedisFailures;
 import io.taskq.redis.internal.RedisLink;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import io.taskq.core.SchemaName;
-import io.taskq.core.progress.Progress;
-import io.taskq.core.progress.ProgressStore;
-import io.taskq.core.progress.ProgressSubscription;
-import io.taskq.core.progress.ProgressUnavailableException;
+import io.taskq.SchemaName;
+import io.taskq.progress.Progress;
+import io.taskq.progress.ProgressStore;
+import io.taskq.progress.ProgressSubscription;
+import io.taskq.progress.ProgressUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,12 +3,12 @@ package io.taskq.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.taskq.core.ratelimit.Decision;
-import io.taskq.core.ratelimit.Gcra;
-import io.taskq.core.ratelimit.RateLimit;
-import io.taskq.core.ratelimit.SlidingWindowLog;
-import io.taskq.core.ratelimit.TokenBucket;
-import io.taskq.core.ratelimit.UnavailablePolicy;
+import io.taskq.limits.Decision;
+import io.taskq.limits.Gcra;
+import io.taskq.limits.RateLimit;
+import io.taskq.limits.SlidingWindowLog;
+import io.taskq.limits.TokenBucket;
+import io.taskq.limits.UnavailablePolicy;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.testing.TestServices;
 import java.time.Duration;
 import java.util.ArrayList;

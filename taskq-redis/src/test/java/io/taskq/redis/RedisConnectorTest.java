@@ -3,11 +3,11 @@ package io.taskq.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.taskq.core.SchemaName;
-import io.taskq.core.TaskQConfig;
-import io.taskq.core.ratelimit.Decision;
-import io.taskq.core.ratelimit.TokenBucket;
-import io.taskq.core.ratelimit.UnavailablePolicy;
+import io.taskq.SchemaName;
+import io.taskq.TaskQConfig;
+import io.taskq.limits.Decision;
+import io.taskq.limits.TokenBucket;
+import io.taskq.limits.UnavailablePolicy;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.time.Duration;

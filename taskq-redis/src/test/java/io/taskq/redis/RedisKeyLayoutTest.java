@@ -6,13 +6,13 @@ import static org.awaitility.Awaitility.await;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import io.taskq.core.progress.Progress;
-import io.taskq.core.ratelimit.Decision;
-import io.taskq.core.ratelimit.Gcra;
-import io.taskq.core.ratelimit.RateLimit;
-import io.taskq.core.ratelimit.SlidingWindowLog;
-import io.taskq.core.ratelimit.TokenBucket;
-import io.taskq.core.ratelimit.UnavailablePolicy;
+import io.taskq.limits.Decision;
+import io.taskq.limits.Gcra;
+import io.taskq.limits.RateLimit;
+import io.taskq.limits.SlidingWindowLog;
+import io.taskq.limits.TokenBucket;
+import io.taskq.limits.UnavailablePolicy;
+import io.taskq.progress.Progress;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.time.Duration;
@@ -89,8 +89,7 @@ class RedisKeyLayoutTest {
     assertThat(mine.keys().tokenBucket("api"))
         .isEqualTo("taskq:" + services.schema() + ":rl:tb:api");
     assertThat(
-            io.taskq.core.internal.RedisKeys.of(io.taskq.core.SchemaName.of("taskq"))
-                .tokenBucket("api"))
+            io.taskq.core.internal.RedisKeys.of(io.taskq.SchemaName.of("taskq")).tokenBucket("api"))
         .isEqualTo("taskq:taskq:rl:tb:api");
   }
 

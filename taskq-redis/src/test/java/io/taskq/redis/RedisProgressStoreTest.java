@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.taskq.core.progress.Progress;
-import io.taskq.core.progress.ProgressSubscription;
+import io.taskq.progress.Progress;
+import io.taskq.progress.ProgressSubscription;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.time.Duration;

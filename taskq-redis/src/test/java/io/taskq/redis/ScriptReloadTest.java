@@ -2,13 +2,13 @@ package io.taskq.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.taskq.core.SchemaName;
-import io.taskq.core.ratelimit.Decision;
-import io.taskq.core.ratelimit.Gcra;
-import io.taskq.core.ratelimit.RateLimit;
-import io.taskq.core.ratelimit.SlidingWindowLog;
-import io.taskq.core.ratelimit.TokenBucket;
-import io.taskq.core.ratelimit.UnavailablePolicy;
+import io.taskq.SchemaName;
+import io.taskq.limits.Decision;
+import io.taskq.limits.Gcra;
+import io.taskq.limits.RateLimit;
+import io.taskq.limits.SlidingWindowLog;
+import io.taskq.limits.TokenBucket;
+import io.taskq.limits.UnavailablePolicy;
 import io.taskq.redis.internal.LimitScript;
 import io.taskq.redis.internal.LuaScript;
 import io.taskq.testing.TaskQTest;

@@ -2,7 +2,7 @@ package io.taskq.testing;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package io.taskq.testing;
 
-import io.taskq.core.JobStatus;
+import io.taskq.JobStatus;
 import org.jspecify.annotations.Nullable;
 
 /**

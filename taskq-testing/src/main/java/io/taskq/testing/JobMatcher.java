@@ -1,6 +1,6 @@
 package io.taskq.testing;
 
-import io.taskq.core.JobStatus;
+import io.taskq.JobStatus;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.taskq.testing;
 
-import io.taskq.core.JobStatus;
-import io.taskq.core.SchemaName;
+import io.taskq.JobStatus;
+import io.taskq.SchemaName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

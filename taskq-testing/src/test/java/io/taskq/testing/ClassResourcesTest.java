@@ -3,7 +3,7 @@ package io.taskq.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import java.sql.Connection;
 import java.util.HashSet;
 import java.util.Set;

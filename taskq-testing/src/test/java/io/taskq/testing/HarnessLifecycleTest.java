@@ -10,7 +10,7 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 import com.zaxxer.hikari.HikariDataSource;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

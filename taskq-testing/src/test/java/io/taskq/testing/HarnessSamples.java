@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package io.taskq.core.internal;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import java.nio.ByteBuffer;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;

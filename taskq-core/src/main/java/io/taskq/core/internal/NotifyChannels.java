@@ -1,6 +1,6 @@
 package io.taskq.core.internal;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import java.util.regex.Pattern;
 
 /**

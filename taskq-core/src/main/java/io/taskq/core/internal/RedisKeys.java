@@ -1,6 +1,6 @@
 package io.taskq.core.internal;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 
 /**
  * The Redis keys and pub/sub channel of one schema (M5, D13), and the process-local name space that

@@ -3,7 +3,7 @@ package io.taskq.core.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.NotifyChannels.Channel;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Tag;

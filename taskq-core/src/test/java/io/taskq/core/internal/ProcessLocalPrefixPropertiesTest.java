@@ -2,7 +2,7 @@ package io.taskq.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

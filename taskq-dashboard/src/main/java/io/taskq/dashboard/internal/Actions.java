@@ -2,10 +2,10 @@ package io.taskq.dashboard.internal;
 
 import io.taskq.dashboard.DashboardResponse;
 import io.taskq.dashboard.DashboardUser;
-import io.taskq.postgres.CancelResult;
-import io.taskq.postgres.operations.DiscardResult;
-import io.taskq.postgres.operations.PauseTarget;
-import io.taskq.postgres.operations.RetryResult;
+import io.taskq.bulk.CancelResult;
+import io.taskq.operations.DiscardResult;
+import io.taskq.operations.PauseTarget;
+import io.taskq.operations.RetryResult;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;

@@ -1,7 +1,7 @@
 package io.taskq.dashboard.internal;
 
+import io.taskq.bulk.BatchInfo;
 import io.taskq.dashboard.DashboardResponse;
-import io.taskq.postgres.BatchInfo;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

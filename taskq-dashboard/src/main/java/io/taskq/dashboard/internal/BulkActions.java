@@ -2,11 +2,11 @@ package io.taskq.dashboard.internal;
 
 import io.taskq.dashboard.DashboardResponse;
 import io.taskq.dashboard.DashboardUser;
-import io.taskq.postgres.BulkCancelResult;
-import io.taskq.postgres.CancelFilter;
-import io.taskq.postgres.operations.BoundedCount;
-import io.taskq.postgres.operations.JobFilter;
-import io.taskq.postgres.operations.RetryWhereResult;
+import io.taskq.bulk.BulkCancelResult;
+import io.taskq.bulk.CancelFilter;
+import io.taskq.operations.BoundedCount;
+import io.taskq.operations.JobFilter;
+import io.taskq.operations.RetryWhereResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;

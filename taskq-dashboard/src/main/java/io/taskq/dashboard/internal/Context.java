@@ -1,8 +1,8 @@
 package io.taskq.dashboard.internal;
 
+import io.taskq.TaskQ;
 import io.taskq.dashboard.DashboardResponse;
 import io.taskq.dashboard.DashboardSettings;
-import io.taskq.postgres.TaskQ;
 import java.util.Map;
 
 /**

@@ -1,12 +1,12 @@
 package io.taskq.dashboard.internal;
 
-import io.taskq.core.JobStatus;
-import io.taskq.core.progress.Progress;
+import io.taskq.JobInfo;
+import io.taskq.JobStatus;
 import io.taskq.dashboard.DashboardResponse;
-import io.taskq.postgres.JobInfo;
-import io.taskq.postgres.operations.AttemptRecord;
-import io.taskq.postgres.operations.EventRecord;
-import io.taskq.postgres.operations.JobDetail;
+import io.taskq.operations.AttemptRecord;
+import io.taskq.operations.EventRecord;
+import io.taskq.operations.JobDetail;
+import io.taskq.progress.Progress;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;

@@ -1,9 +1,9 @@
 package io.taskq.dashboard.internal;
 
-import io.taskq.core.JobStatus;
+import io.taskq.JobStatus;
 import io.taskq.dashboard.DashboardRequest;
-import io.taskq.postgres.CancelFilter;
-import io.taskq.postgres.operations.JobFilter;
+import io.taskq.bulk.CancelFilter;
+import io.taskq.operations.JobFilter;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -1,8 +1,8 @@
 package io.taskq.dashboard.internal;
 
 import io.taskq.dashboard.DashboardResponse;
-import io.taskq.postgres.operations.JobPage;
-import io.taskq.postgres.operations.JobSummary;
+import io.taskq.operations.JobPage;
+import io.taskq.operations.JobSummary;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

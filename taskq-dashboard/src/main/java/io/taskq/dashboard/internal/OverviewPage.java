@@ -1,9 +1,9 @@
 package io.taskq.dashboard.internal;
 
-import io.taskq.core.spi.MaintenanceHealth;
+import io.taskq.cron.ScheduleInfo;
 import io.taskq.dashboard.DashboardResponse;
-import io.taskq.postgres.ReclaimFeedLag;
-import io.taskq.postgres.ScheduleInfo;
+import io.taskq.feed.ReclaimFeedLag;
+import io.taskq.spi.MaintenanceHealth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.taskq.dashboard.internal;
 
-import io.taskq.core.JobStatus;
+import io.taskq.JobStatus;
 import io.taskq.dashboard.DashboardResponse;
-import io.taskq.postgres.operations.QueueInfo;
+import io.taskq.operations.QueueInfo;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.taskq.dashboard.internal;
 
+import io.taskq.TaskQ;
 import io.taskq.dashboard.DashboardRequest;
 import io.taskq.dashboard.DashboardResponse;
 import io.taskq.dashboard.DashboardSettings;
 import io.taskq.dashboard.DashboardUser;
-import io.taskq.postgres.TaskQ;
 import java.time.InstantSource;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;

@@ -1,7 +1,7 @@
 package io.taskq.dashboard.internal;
 
+import io.taskq.cron.ScheduleInfo;
 import io.taskq.dashboard.DashboardResponse;
-import io.taskq.postgres.ScheduleInfo;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

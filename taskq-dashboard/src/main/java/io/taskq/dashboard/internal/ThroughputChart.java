@@ -1,7 +1,7 @@
 package io.taskq.dashboard.internal;
 
-import io.taskq.postgres.FinishedMinute;
-import io.taskq.postgres.TaskQ;
+import io.taskq.TaskQ;
+import io.taskq.operations.FinishedMinute;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.taskq.examples.boot;
 
-import io.taskq.postgres.JobRequest;
+import io.taskq.JobRequest;
 import io.taskq.spring.boot.TaskQJobs;
 import java.util.Objects;
 import org.springframework.http.HttpStatus;

@@ -1,6 +1,6 @@
 package io.taskq.examples.boot;
 
-import io.taskq.core.Actor;
+import io.taskq.Actor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;

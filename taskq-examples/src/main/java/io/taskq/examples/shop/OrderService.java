@@ -1,11 +1,11 @@
 package io.taskq.examples.shop;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.taskq.core.Actor;
-import io.taskq.core.RetryPolicy;
+import io.taskq.Actor;
+import io.taskq.JobRequest;
+import io.taskq.JobsClient;
+import io.taskq.RetryPolicy;
 import io.taskq.jackson.JacksonCodec;
-import io.taskq.postgres.JobRequest;
-import io.taskq.postgres.JobsClient;
 import java.time.Duration;
 import java.util.Objects;
 

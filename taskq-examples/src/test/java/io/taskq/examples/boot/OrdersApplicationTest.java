@@ -2,7 +2,7 @@ package io.taskq.examples.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.taskq.core.JobStatus;
+import io.taskq.JobStatus;
 import io.taskq.testing.EnqueuedJob;
 import io.taskq.testing.JobMatcher;
 import io.taskq.testing.TaskQTest;

@@ -1,16 +1,16 @@
 package io.taskq.examples.samples;
 
-import io.taskq.core.JobHandler;
-import io.taskq.core.PayloadCodec;
-import io.taskq.core.SchemaName;
-import io.taskq.core.TaskQConfig;
-import io.taskq.core.progress.Progress;
-import io.taskq.core.spi.MaintenanceListener;
-import io.taskq.postgres.FeedCursor;
-import io.taskq.postgres.JobsClient;
-import io.taskq.postgres.ReclaimEvent;
-import io.taskq.postgres.TaskQ;
+import io.taskq.JobHandler;
+import io.taskq.JobsClient;
+import io.taskq.PayloadCodec;
+import io.taskq.SchemaName;
+import io.taskq.TaskQ;
+import io.taskq.TaskQConfig;
+import io.taskq.feed.FeedCursor;
+import io.taskq.feed.ReclaimEvent;
+import io.taskq.progress.Progress;
 import io.taskq.redis.RedisConnector;
+import io.taskq.spi.MaintenanceListener;
 import java.nio.file.Path;
 import java.util.List;
 import javax.sql.DataSource;

@@ -3,10 +3,10 @@ package io.taskq.examples.shop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.taskq.core.JobStatus;
-import io.taskq.core.TaskQConfig;
-import io.taskq.postgres.JobInfo;
-import io.taskq.postgres.TaskQ;
+import io.taskq.JobInfo;
+import io.taskq.JobStatus;
+import io.taskq.TaskQ;
+import io.taskq.TaskQConfig;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import org.junit.jupiter.api.Tag;

@@ -3,10 +3,10 @@ package io.taskq.examples.shop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.taskq.core.JobStatus;
-import io.taskq.core.TaskQConfig;
-import io.taskq.postgres.RanAttempt;
-import io.taskq.postgres.TaskQ;
+import io.taskq.JobStatus;
+import io.taskq.RanAttempt;
+import io.taskq.TaskQ;
+import io.taskq.TaskQConfig;
 import io.taskq.testing.EnqueuedJob;
 import io.taskq.testing.JobMatcher;
 import io.taskq.testing.TaskQTest;

@@ -1,7 +1,7 @@
 package io.taskq.metrics.http;
 
 import com.sun.net.httpserver.HttpServer;
-import io.taskq.core.TaskQConfig;
+import io.taskq.TaskQConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

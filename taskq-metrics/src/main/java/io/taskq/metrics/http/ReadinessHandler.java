@@ -1,7 +1,7 @@
 package io.taskq.metrics.http;
 
-import io.taskq.core.spi.MaintenanceHealth;
-import io.taskq.postgres.ReclaimFeedLag;
+import io.taskq.feed.ReclaimFeedLag;
+import io.taskq.spi.MaintenanceHealth;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;

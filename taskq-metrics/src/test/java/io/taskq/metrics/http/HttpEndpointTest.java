@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.taskq.core.TaskQConfig;
-import io.taskq.core.spi.MaintenanceHealth;
+import io.taskq.TaskQConfig;
 import io.taskq.metrics.Scrape;
 import io.taskq.metrics.TaskQMetrics;
+import io.taskq.spi.MaintenanceHealth;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;

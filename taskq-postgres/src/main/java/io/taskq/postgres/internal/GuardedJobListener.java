@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal;
 
-import io.taskq.core.spi.JobListener;
+import io.taskq.spi.JobListener;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -3,7 +3,7 @@ package io.taskq.postgres.internal;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
-import io.taskq.core.TaskQConfig;
+import io.taskq.TaskQConfig;
 import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
 import io.taskq.postgres.internal.startup.UnreachableDatabase;
 import java.util.Properties;

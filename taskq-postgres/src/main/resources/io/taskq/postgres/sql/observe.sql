@@ -1,5 +1,5 @@
 -- Observability reads (O1 gauge samplers, O7 readiness). {schema} is the validated, quoted schema
--- (M3). Used by io.taskq.postgres.TaskQ; each runs under a short JDBC query timeout, so a slow
+-- (M3). Used by io.taskq.TaskQ; each runs under a short JDBC query timeout, so a slow
 -- database costs a failed read (counted under sweep_timeouts by the sampler), never a stuck one.
 
 -- name: queue_backlog

@@ -1,5 +1,5 @@
 -- Job progress in PostgreSQL (M5, D14): the latest report of each job in job_progress (V006).
--- Used by io.taskq.postgres.PostgresProgressStore. {schema} is the validated, quoted schema (M3).
+-- Used by io.taskq.progress.PostgresProgressStore. {schema} is the validated, quoted schema (M3).
 
 -- name: report_fenced
 -- A running handler's report. D9: only under the attempt's lease token and only while the job is

@@ -1,5 +1,5 @@
 -- The PostgreSQL sliding-window rate limit (M4, S9, S10, D14), the fallback of the Redis log
--- taskq:{schema}:sw:{name}. Used by io.taskq.postgres.PostgresSlidingWindow. {schema} is the
+-- taskq:{schema}:sw:{name}. Used by io.taskq.limits.PostgresSlidingWindow. {schema} is the
 -- validated, quoted schema (M3).
 --
 -- One decision is one transaction: take the keyed advisory lock taskq:{schema}:sw:{name}

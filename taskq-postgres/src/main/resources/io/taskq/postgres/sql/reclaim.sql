@@ -75,7 +75,7 @@ picked AS (
 ),
 -- S1 dispositions, decided from the locked row itself: a cancel in flight ends 'cancelled' (L8);
 -- attempts left -> 'pending', rescheduled through the job's OWN stamped retry policy capped by
--- max_retry_backoff (L3; retry_delay mirrors io.taskq.core.RetryPolicy); otherwise 'crashed'.
+-- max_retry_backoff (L3; retry_delay mirrors io.taskq.RetryPolicy); otherwise 'crashed'.
 -- B4: written timestamps use clock_timestamp(). The lease fields are cleared; the lease token is
 -- kept, so the old owner's late writes still miss (D9: they match on status 'running' too).
 reclaimed AS (

@@ -1,6 +1,6 @@
 package io.taskq.postgres.testing;
 
-import io.taskq.core.spi.MaintenanceListener;
+import io.taskq.spi.MaintenanceListener;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.taskq.postgres.testing;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.testing.TestServices;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.taskq.redis.internal;
 
-import io.taskq.core.progress.Progress;
+import io.taskq.progress.Progress;
 import java.time.Instant;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;

@@ -1,10 +1,10 @@
 package io.taskq.redis.internal;
 
-import io.taskq.core.ratelimit.Decision;
-import io.taskq.core.ratelimit.Gcra;
-import io.taskq.core.ratelimit.RateLimit;
-import io.taskq.core.ratelimit.SlidingWindowLog;
-import io.taskq.core.ratelimit.TokenBucket;
+import io.taskq.limits.Decision;
+import io.taskq.limits.Gcra;
+import io.taskq.limits.RateLimit;
+import io.taskq.limits.SlidingWindowLog;
+import io.taskq.limits.TokenBucket;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;

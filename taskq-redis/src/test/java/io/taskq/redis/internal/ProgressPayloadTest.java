@@ -3,7 +3,7 @@ package io.taskq.redis.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskq.core.internal.JsonStrings;
-import io.taskq.core.progress.Progress;
+import io.taskq.progress.Progress;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package io.taskq.spring.boot;
 
-import io.taskq.core.TaskQConfig;
-import io.taskq.core.TaskQSetting;
+import io.taskq.TaskQConfig;
+import io.taskq.TaskQSetting;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;

@@ -1,9 +1,9 @@
 package io.taskq.spring.boot;
 
-import io.taskq.core.TaskQConfig;
-import io.taskq.core.spi.JobListener;
-import io.taskq.core.spi.MaintenanceListener;
-import io.taskq.postgres.TaskQ;
+import io.taskq.TaskQConfig;
+import io.taskq.spi.JobListener;
+import io.taskq.spi.MaintenanceListener;
+import io.taskq.TaskQ;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -53,7 +53,7 @@ public final class TaskQAutoConfiguration {
    *     are read from
    * @param customizers the customizers applied, in order, after the properties
    * @return the checked settings
-   * @throws io.taskq.core.TaskQConfigException listing every bad setting, each by the name it was
+   * @throws io.taskq.TaskQConfigException listing every bad setting, each by the name it was
    *     given under and where
    */
   @Bean

@@ -1,6 +1,6 @@
 package io.taskq.spring.boot;
 
-import io.taskq.postgres.TaskQ;
+import io.taskq.TaskQ;
 
 /**
  * Changes the {@link TaskQ.Builder} the starter prepares (data source, settings, listeners) before

@@ -1,6 +1,6 @@
 package io.taskq.spring.boot;
 
-import io.taskq.core.TaskQConfig;
+import io.taskq.TaskQConfig;
 
 /**
  * Changes the settings the starter builds from {@code taskq.*} properties and {@code TASKQ_*}

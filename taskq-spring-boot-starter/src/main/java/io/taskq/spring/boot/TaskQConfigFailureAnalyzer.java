@@ -1,6 +1,6 @@
 package io.taskq.spring.boot;
 
-import io.taskq.core.TaskQConfigException;
+import io.taskq.TaskQConfigException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

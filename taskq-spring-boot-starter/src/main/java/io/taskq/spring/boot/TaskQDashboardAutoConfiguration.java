@@ -1,10 +1,10 @@
 package io.taskq.spring.boot;
 
-import io.taskq.core.TaskQConfig;
+import io.taskq.TaskQ;
+import io.taskq.TaskQConfig;
 import io.taskq.dashboard.Dashboard;
 import io.taskq.dashboard.DashboardSettings;
 import io.taskq.dashboard.DashboardUser;
-import io.taskq.postgres.TaskQ;
 import jakarta.servlet.http.HttpServlet;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.taskq.spring.boot;
 
-import io.taskq.postgres.TaskQ;
+import io.taskq.TaskQ;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

@@ -1,7 +1,7 @@
 package io.taskq.spring.boot;
 
-import io.taskq.core.spi.MaintenanceHealth;
-import io.taskq.postgres.TaskQ;
+import io.taskq.TaskQ;
+import io.taskq.spi.MaintenanceHealth;
 import java.sql.SQLException;
 import java.time.Duration;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;

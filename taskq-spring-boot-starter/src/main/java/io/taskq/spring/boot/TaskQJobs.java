@@ -1,10 +1,10 @@
 package io.taskq.spring.boot;
 
-import io.taskq.postgres.BatchRequest;
-import io.taskq.postgres.EnqueuedBatch;
-import io.taskq.postgres.JobRequest;
-import io.taskq.postgres.JobsClient;
-import io.taskq.postgres.TaskQ;
+import io.taskq.JobRequest;
+import io.taskq.JobsClient;
+import io.taskq.TaskQ;
+import io.taskq.bulk.BatchRequest;
+import io.taskq.bulk.EnqueuedBatch;
 import java.sql.Connection;
 import java.util.List;
 import java.util.function.Function;

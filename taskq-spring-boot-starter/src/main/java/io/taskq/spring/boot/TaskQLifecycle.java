@@ -1,7 +1,7 @@
 package io.taskq.spring.boot;
 
-import io.taskq.core.Actor;
-import io.taskq.postgres.TaskQ;
+import io.taskq.Actor;
+import io.taskq.TaskQ;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;

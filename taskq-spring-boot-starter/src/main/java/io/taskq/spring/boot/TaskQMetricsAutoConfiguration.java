@@ -1,8 +1,8 @@
 package io.taskq.spring.boot;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.taskq.TaskQ;
 import io.taskq.metrics.TaskQMetrics;
-import io.taskq.postgres.TaskQ;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

@@ -2,10 +2,10 @@ package io.taskq.spring.boot;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.taskq.TaskQ;
 import io.taskq.metrics.QueueReading;
 import io.taskq.metrics.QueueSampler;
-import io.taskq.postgres.QueueBacklog;
-import io.taskq.postgres.TaskQ;
+import io.taskq.operations.QueueBacklog;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.taskq.spring.boot;
 
-import io.taskq.core.Actor;
-import io.taskq.postgres.JobRequest;
+import io.taskq.Actor;
+import io.taskq.JobRequest;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;

@@ -2,8 +2,8 @@ package io.taskq.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.taskq.core.TaskQConfig;
-import io.taskq.core.TaskQSetting;
+import io.taskq.TaskQConfig;
+import io.taskq.TaskQSetting;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.taskq.spring.boot;
 
-import io.taskq.core.Actor;
+import io.taskq.Actor;
 import io.taskq.testing.TestServices;
 import java.util.Map;
 import javax.sql.DataSource;

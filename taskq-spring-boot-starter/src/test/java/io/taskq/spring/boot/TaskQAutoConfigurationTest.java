@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.taskq.core.Actor;
-import io.taskq.core.TaskQConfig;
+import io.taskq.Actor;
+import io.taskq.TaskQ;
+import io.taskq.TaskQConfig;
 import io.taskq.metrics.TaskQMetrics;
-import io.taskq.postgres.TaskQ;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import org.junit.jupiter.api.Tag;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.taskq.core.JobStatus;
-import io.taskq.core.TaskQConfigException;
-import io.taskq.postgres.JobInfo;
-import io.taskq.postgres.JobRequest;
+import io.taskq.JobInfo;
+import io.taskq.JobRequest;
+import io.taskq.JobStatus;
+import io.taskq.TaskQConfigException;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.net.URI;

@@ -2,8 +2,8 @@ package io.taskq.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.taskq.core.TaskQConfig;
-import io.taskq.core.TaskQConfigException;
+import io.taskq.TaskQConfig;
+import io.taskq.TaskQConfigException;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.time.Duration;

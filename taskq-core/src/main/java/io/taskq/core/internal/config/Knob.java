@@ -3,10 +3,10 @@ package io.taskq.core.internal.config;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One configuration setting: its {@code TASKQ_*} name, the {@link io.taskq.core.TaskQConfig}
- * accessor that returns it, how it is parsed, its default and the rule its value must satisfy.
- * Instances exist only in {@link KnobCatalog}; everything else (builder, environment reader,
- * validation, {@code toString}, the documentation test) reads them from there.
+ * One configuration setting: its {@code TASKQ_*} name, the {@link io.taskq.TaskQConfig} accessor
+ * that returns it, how it is parsed, its default and the rule its value must satisfy. Instances
+ * exist only in {@link KnobCatalog}; everything else (builder, environment reader, validation,
+ * {@code toString}, the documentation test) reads them from there.
  *
  * @param <T> the accessor's return type (boxed)
  */

@@ -1,7 +1,7 @@
 package io.taskq.core.internal.config;
 
-import io.taskq.core.TaskQConfigException;
-import io.taskq.core.TaskQConfigException.Problem;
+import io.taskq.TaskQConfigException;
+import io.taskq.TaskQConfigException.Problem;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.taskq.core.internal.config;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.LocalTime;

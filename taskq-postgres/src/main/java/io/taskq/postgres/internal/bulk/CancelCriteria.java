@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.bulk;
 
-import io.taskq.core.JobStatus;
+import io.taskq.JobStatus;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.caps;
 
-import io.taskq.core.Actor;
+import io.taskq.Actor;
 import io.taskq.core.internal.RedisKeys;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,11 +1,11 @@
 package io.taskq.postgres.internal.client;
 
-import io.taskq.core.RetryPolicy;
-import io.taskq.core.SchemaName;
-import io.taskq.postgres.BatchInfo;
-import io.taskq.postgres.BatchRequest;
-import io.taskq.postgres.EnqueuedBatch;
-import io.taskq.postgres.JobRequest;
+import io.taskq.JobRequest;
+import io.taskq.RetryPolicy;
+import io.taskq.SchemaName;
+import io.taskq.bulk.BatchInfo;
+import io.taskq.bulk.BatchRequest;
+import io.taskq.bulk.EnqueuedBatch;
 import io.taskq.postgres.internal.NamedStatements;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

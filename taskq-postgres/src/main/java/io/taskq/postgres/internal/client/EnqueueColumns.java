@@ -1,7 +1,7 @@
 package io.taskq.postgres.internal.client;
 
-import io.taskq.core.RetryPolicy;
-import io.taskq.postgres.JobRequest;
+import io.taskq.JobRequest;
+import io.taskq.RetryPolicy;
 import io.taskq.postgres.internal.JsonWriter;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,10 +1,10 @@
 package io.taskq.postgres.internal.client;
 
-import io.taskq.core.SchemaName;
+import io.taskq.JobRequest;
+import io.taskq.JobsClient;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.core.internal.NotifyChannels;
-import io.taskq.postgres.JobRequest;
-import io.taskq.postgres.JobsClient;
 import io.taskq.postgres.internal.NamedStatements;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

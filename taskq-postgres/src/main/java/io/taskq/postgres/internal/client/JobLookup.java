@@ -1,8 +1,8 @@
 package io.taskq.postgres.internal.client;
 
-import io.taskq.core.JobStatus;
-import io.taskq.core.RetryPolicy;
-import io.taskq.postgres.JobInfo;
+import io.taskq.JobInfo;
+import io.taskq.JobStatus;
+import io.taskq.RetryPolicy;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;

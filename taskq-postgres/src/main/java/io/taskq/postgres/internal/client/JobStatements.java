@@ -1,10 +1,10 @@
 package io.taskq.postgres.internal.client;
 
-import io.taskq.core.JobStatus;
-import io.taskq.core.SchemaName;
+import io.taskq.JobInfo;
+import io.taskq.JobStatus;
+import io.taskq.SchemaName;
+import io.taskq.bulk.CancelResult;
 import io.taskq.core.internal.NotifyChannels;
-import io.taskq.postgres.CancelResult;
-import io.taskq.postgres.JobInfo;
 import io.taskq.postgres.internal.NamedStatements;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

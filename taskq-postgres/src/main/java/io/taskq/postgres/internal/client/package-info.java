@@ -1,6 +1,6 @@
 /**
  * The client side of the store: enqueue, look-up and cancel statements behind {@link
- * io.taskq.postgres.JobsClient}. Internal: not an API; may change in any release.
+ * io.taskq.JobsClient}. Internal: not an API; may change in any release.
  */
 @NullMarked
 package io.taskq.postgres.internal.client;

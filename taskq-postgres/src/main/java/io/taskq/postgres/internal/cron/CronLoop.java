@@ -1,12 +1,12 @@
 package io.taskq.postgres.internal.cron;
 
-import io.taskq.core.SchemaName;
-import io.taskq.core.TaskQConfig;
-import io.taskq.core.spi.JobListener;
-import io.taskq.core.spi.MaintenanceListener;
-import io.taskq.postgres.JobRequest;
+import io.taskq.JobRequest;
+import io.taskq.SchemaName;
+import io.taskq.TaskQConfig;
 import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.SqlErrors;
+import io.taskq.spi.JobListener;
+import io.taskq.spi.MaintenanceListener;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;

@@ -1,14 +1,14 @@
 package io.taskq.postgres.internal.cron;
 
-import io.taskq.core.CronExpression;
-import io.taskq.core.RetryPolicy;
-import io.taskq.core.SchemaName;
+import io.taskq.JobRequest;
+import io.taskq.PayloadFactory;
+import io.taskq.RetryPolicy;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.core.internal.TextBoundary;
-import io.taskq.postgres.JobRequest;
-import io.taskq.postgres.MisfirePolicy;
-import io.taskq.postgres.PayloadFactory;
-import io.taskq.postgres.ScheduledFire;
+import io.taskq.cron.CronExpression;
+import io.taskq.cron.MisfirePolicy;
+import io.taskq.cron.ScheduledFire;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.client.JobInserter;
 import java.sql.Connection;

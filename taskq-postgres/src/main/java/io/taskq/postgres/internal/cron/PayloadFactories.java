@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.cron;
 
-import io.taskq.postgres.PayloadFactory;
+import io.taskq.PayloadFactory;
 import io.taskq.postgres.internal.CallerText;
 import java.util.Map;
 import java.util.Objects;

@@ -1,9 +1,9 @@
 package io.taskq.postgres.internal.execution;
 
-import io.taskq.core.Actor;
-import io.taskq.core.spi.JobListener;
+import io.taskq.Actor;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
 import io.taskq.postgres.internal.dispatch.JobLauncher;
+import io.taskq.spi.JobListener;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

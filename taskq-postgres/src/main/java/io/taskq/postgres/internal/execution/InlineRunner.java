@@ -1,16 +1,16 @@
 package io.taskq.postgres.internal.execution;
 
-import io.taskq.core.Actor;
-import io.taskq.core.JobStatus;
-import io.taskq.core.progress.ProgressReporter;
-import io.taskq.core.spi.JobListener;
-import io.taskq.postgres.RanAttempt;
+import io.taskq.Actor;
+import io.taskq.JobStatus;
+import io.taskq.RanAttempt;
 import io.taskq.postgres.internal.FaultSeam;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.completion.CompletionWriter;
 import io.taskq.postgres.internal.completion.RecordedOutcome;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
 import io.taskq.postgres.internal.dispatch.JobClaimer;
+import io.taskq.progress.ProgressReporter;
+import io.taskq.spi.JobListener;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,8 +1,8 @@
 package io.taskq.postgres.internal.execution;
 
-import io.taskq.core.Actor;
-import io.taskq.core.JobContext;
-import io.taskq.core.JobInterceptor;
+import io.taskq.Actor;
+import io.taskq.JobContext;
+import io.taskq.JobInterceptor;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 

@@ -1,8 +1,8 @@
 package io.taskq.postgres.internal.execution;
 
-import io.taskq.core.Actor;
+import io.taskq.Actor;
 import io.taskq.core.internal.JsonSyntax;
-import io.taskq.core.spi.JobListener;
+import io.taskq.spi.JobListener;
 import java.time.Duration;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;

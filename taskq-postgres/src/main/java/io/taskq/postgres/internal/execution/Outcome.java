@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.execution;
 
-import io.taskq.core.NonRetryableException;
+import io.taskq.NonRetryableException;
 import io.taskq.core.internal.TextBoundary;
 import org.jspecify.annotations.Nullable;
 

@@ -1,12 +1,12 @@
 package io.taskq.postgres.internal.execution;
 
-import io.taskq.core.progress.Progress;
-import io.taskq.core.progress.ProgressReporter;
-import io.taskq.postgres.PostgresProgressStore;
+import io.taskq.progress.PostgresProgressStore;
+import io.taskq.progress.Progress;
+import io.taskq.progress.ProgressReporter;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where a running handler's progress reports go ({@link io.taskq.core.JobContext#reportProgress}).
+ * Where a running handler's progress reports go ({@link io.taskq.JobContext#reportProgress}).
  *
  * <p>To PostgreSQL the report is a write fenced on the attempt's lease token (D9); to any other
  * store (Redis, which falls back to PostgreSQL itself) it is the store's plain report. A sink never

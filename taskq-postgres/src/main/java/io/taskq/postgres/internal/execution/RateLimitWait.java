@@ -1,10 +1,10 @@
 package io.taskq.postgres.internal.execution;
 
-import io.taskq.core.Actor;
-import io.taskq.core.SchemaName;
-import io.taskq.core.ratelimit.Decision;
-import io.taskq.core.ratelimit.RateLimitRegistry;
-import io.taskq.core.ratelimit.RateLimiter;
+import io.taskq.Actor;
+import io.taskq.SchemaName;
+import io.taskq.limits.Decision;
+import io.taskq.limits.RateLimitRegistry;
+import io.taskq.limits.RateLimiter;
 import io.taskq.postgres.internal.FencedWrites;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.SqlErrors;

@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.execution;
 
-import io.taskq.core.JobContext;
+import io.taskq.JobContext;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
 import java.time.Duration;
 import java.time.Instant;

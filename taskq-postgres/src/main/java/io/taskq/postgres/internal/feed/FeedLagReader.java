@@ -1,7 +1,7 @@
 package io.taskq.postgres.internal.feed;
 
-import io.taskq.core.SchemaName;
-import io.taskq.postgres.ReclaimFeedLag;
+import io.taskq.SchemaName;
+import io.taskq.feed.ReclaimFeedLag;
 import io.taskq.postgres.internal.NamedStatements;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.leader;
 
-import io.taskq.core.TaskQConfig;
+import io.taskq.TaskQConfig;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -1,9 +1,9 @@
 package io.taskq.postgres.internal.leader;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
-import io.taskq.core.spi.MaintenanceListener;
 import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.spi.MaintenanceListener;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

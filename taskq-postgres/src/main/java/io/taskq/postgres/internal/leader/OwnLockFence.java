@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.leader;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.sweep.BatchFence;

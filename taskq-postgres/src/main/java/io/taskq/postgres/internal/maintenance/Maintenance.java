@@ -1,15 +1,15 @@
 package io.taskq.postgres.internal.maintenance;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.core.internal.SweepBatchSizer;
-import io.taskq.core.spi.MaintenanceHealth;
-import io.taskq.core.spi.MaintenanceListener;
 import io.taskq.postgres.internal.leader.LeaderConnectionSource;
 import io.taskq.postgres.internal.leader.LeaderElector;
 import io.taskq.postgres.internal.sweep.BatchExecutor;
 import io.taskq.postgres.internal.sweep.Cadence;
 import io.taskq.postgres.internal.sweep.SweepSpec;
+import io.taskq.spi.MaintenanceHealth;
+import io.taskq.spi.MaintenanceListener;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.maintenance;
 
-import io.taskq.core.spi.MaintenanceListener;
+import io.taskq.spi.MaintenanceListener;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

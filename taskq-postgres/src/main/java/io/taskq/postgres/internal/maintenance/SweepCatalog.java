@@ -5,12 +5,12 @@ import static io.taskq.postgres.internal.sweep.SweepStatement.Bind.PERIOD_MICROS
 import static io.taskq.postgres.internal.sweep.SweepStatement.Bind.RECLAIM_SLICE_MICROS;
 import static io.taskq.postgres.internal.sweep.SweepStatement.Bind.WAKE_CHANNEL;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.core.internal.AdvisoryLockName.Purpose;
 import io.taskq.core.internal.config.Knob;
 import io.taskq.core.internal.config.KnobCatalog;
-import io.taskq.core.spi.MaintenanceListener;
+import io.taskq.spi.MaintenanceListener;
 import io.taskq.postgres.internal.sweep.Cadence;
 import io.taskq.postgres.internal.sweep.LeaseReclaimSweep;
 import io.taskq.postgres.internal.sweep.StatementSweep;

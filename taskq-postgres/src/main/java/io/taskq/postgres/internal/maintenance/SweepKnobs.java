@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.maintenance;
 
-import io.taskq.core.TaskQConfig;
+import io.taskq.TaskQConfig;
 import io.taskq.core.internal.config.KnobCatalog;
 import java.time.Duration;
 import java.time.LocalTime;

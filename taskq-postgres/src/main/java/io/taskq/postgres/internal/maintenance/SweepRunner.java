@@ -1,11 +1,11 @@
 package io.taskq.postgres.internal.maintenance;
 
 import io.taskq.core.internal.SweepBatchSizer;
-import io.taskq.core.spi.MaintenanceListener;
 import io.taskq.postgres.internal.sweep.BatchExecutor;
 import io.taskq.postgres.internal.sweep.BatchFence;
 import io.taskq.postgres.internal.sweep.FenceRefusedException;
 import io.taskq.postgres.internal.sweep.SweepSpec;
+import io.taskq.spi.MaintenanceListener;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.InstantSource;

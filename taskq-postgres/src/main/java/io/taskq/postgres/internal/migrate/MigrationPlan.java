@@ -1,7 +1,7 @@
 package io.taskq.postgres.internal.migrate;
 
-import io.taskq.core.SchemaName;
-import io.taskq.postgres.SchemaMigrationException;
+import io.taskq.SchemaMigrationException;
+import io.taskq.SchemaName;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

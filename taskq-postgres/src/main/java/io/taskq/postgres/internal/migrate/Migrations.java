@@ -1,10 +1,10 @@
 package io.taskq.postgres.internal.migrate;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaMigrationException;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
-import io.taskq.postgres.SchemaMigrationException;
+import io.taskq.operations.SchemaStatus;
 import io.taskq.postgres.internal.NamedStatements;
-import io.taskq.postgres.operations.SchemaStatus;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,8 +1,8 @@
 package io.taskq.postgres.internal.migrate;
 
-import io.taskq.core.SchemaName;
-import io.taskq.postgres.operations.SchemaMigrations;
-import io.taskq.postgres.operations.SchemaStatus;
+import io.taskq.SchemaName;
+import io.taskq.operations.SchemaMigrations;
+import io.taskq.operations.SchemaStatus;
 import java.util.List;
 import javax.sql.DataSource;
 

@@ -1,7 +1,7 @@
 package io.taskq.postgres.internal.operations;
 
-import io.taskq.core.JobStatus;
-import io.taskq.postgres.operations.JobCounts;
+import io.taskq.JobStatus;
+import io.taskq.operations.JobCounts;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;

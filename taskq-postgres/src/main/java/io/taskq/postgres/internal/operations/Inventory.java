@@ -1,12 +1,12 @@
 package io.taskq.postgres.internal.operations;
 
-import io.taskq.core.JobStatus;
+import io.taskq.JobStatus;
+import io.taskq.operations.ActorInfo;
+import io.taskq.operations.JobCounts;
+import io.taskq.operations.Pause;
+import io.taskq.operations.PauseTarget;
+import io.taskq.operations.QueueInfo;
 import io.taskq.postgres.internal.NamedStatements;
-import io.taskq.postgres.operations.ActorInfo;
-import io.taskq.postgres.operations.JobCounts;
-import io.taskq.postgres.operations.Pause;
-import io.taskq.postgres.operations.PauseTarget;
-import io.taskq.postgres.operations.QueueInfo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

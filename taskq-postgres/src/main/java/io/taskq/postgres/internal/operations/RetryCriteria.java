@@ -1,8 +1,8 @@
 package io.taskq.postgres.internal.operations;
 
-import io.taskq.core.JobStatus;
+import io.taskq.JobStatus;
+import io.taskq.operations.JobFilter;
 import io.taskq.postgres.internal.JsonWriter;
-import io.taskq.postgres.operations.JobFilter;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;

@@ -1,14 +1,14 @@
 package io.taskq.postgres.internal.operations;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
+import io.taskq.operations.RetryWhereException;
+import io.taskq.operations.RetryWhereListener;
+import io.taskq.operations.RetryWhereProgress;
+import io.taskq.operations.RetryWhereResult;
 import io.taskq.postgres.internal.FaultSeam;
 import io.taskq.postgres.internal.bulk.BulkOperations;
 import io.taskq.postgres.internal.sweep.BatchExecutor;
 import io.taskq.postgres.internal.sweep.BatchFence;
-import io.taskq.postgres.operations.RetryWhereException;
-import io.taskq.postgres.operations.RetryWhereListener;
-import io.taskq.postgres.operations.RetryWhereProgress;
-import io.taskq.postgres.operations.RetryWhereResult;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;

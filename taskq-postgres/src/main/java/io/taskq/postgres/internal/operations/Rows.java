@@ -1,11 +1,11 @@
 package io.taskq.postgres.internal.operations;
 
-import io.taskq.core.JobStatus;
-import io.taskq.postgres.operations.AttemptRecord;
-import io.taskq.postgres.operations.EventRecord;
-import io.taskq.postgres.operations.JobSummary;
-import io.taskq.postgres.operations.Pause;
-import io.taskq.postgres.operations.PauseTarget;
+import io.taskq.JobStatus;
+import io.taskq.operations.AttemptRecord;
+import io.taskq.operations.EventRecord;
+import io.taskq.operations.JobSummary;
+import io.taskq.operations.Pause;
+import io.taskq.operations.PauseTarget;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,9 +1,9 @@
 package io.taskq.postgres.internal.operations;
 
-import io.taskq.core.JobStatus;
+import io.taskq.JobStatus;
+import io.taskq.operations.JobFilter;
 import io.taskq.postgres.internal.JsonWriter;
 import io.taskq.postgres.internal.NamedStatements;
-import io.taskq.postgres.operations.JobFilter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,8 +1,8 @@
 package io.taskq.postgres.internal.operations;
 
-import io.taskq.core.JobStatus;
-import io.taskq.postgres.operations.RetryResult;
-import io.taskq.postgres.operations.RetryResult.Outcome;
+import io.taskq.JobStatus;
+import io.taskq.operations.RetryResult;
+import io.taskq.operations.RetryResult.Outcome;
 import java.sql.PreparedStatement;
 import java.time.Instant;
 import java.time.OffsetDateTime;

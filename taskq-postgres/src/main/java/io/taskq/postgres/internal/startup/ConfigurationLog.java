@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.startup;
 
-import io.taskq.core.TaskQConfig;
+import io.taskq.TaskQConfig;
 
 /**
  * The effective configuration as one start-up log event (P4): every setting, {@code

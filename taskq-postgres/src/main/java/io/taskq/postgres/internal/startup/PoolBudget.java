@@ -1,8 +1,8 @@
 package io.taskq.postgres.internal.startup;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.taskq.core.TaskQConfig;
-import io.taskq.core.TaskQConfigException.Problem;
+import io.taskq.TaskQConfig;
+import io.taskq.TaskQConfigException.Problem;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.OptionalInt;

@@ -1,7 +1,7 @@
 package io.taskq.postgres.internal.startup;
 
-import io.taskq.core.TaskQConfig;
-import io.taskq.core.TaskQConfigException;
+import io.taskq.TaskQConfig;
+import io.taskq.TaskQConfigException;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;

@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.sweep;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.postgres.internal.NamedStatements;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,7 +1,7 @@
 package io.taskq.postgres.internal.sweep;
 
-import io.taskq.core.TaskQConfig;
-import io.taskq.core.spi.MaintenanceListener;
+import io.taskq.TaskQConfig;
+import io.taskq.spi.MaintenanceListener;
 import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
 import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import java.util.List;

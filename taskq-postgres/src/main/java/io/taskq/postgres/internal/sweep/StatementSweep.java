@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.sweep;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.NamedStatements;

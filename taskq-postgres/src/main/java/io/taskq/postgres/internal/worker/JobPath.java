@@ -1,8 +1,8 @@
 package io.taskq.postgres.internal.worker;
 
-import io.taskq.core.Actor;
+import io.taskq.Actor;
 import io.taskq.core.internal.NotifyChannels;
-import io.taskq.core.spi.JobListener;
+import io.taskq.spi.JobListener;
 import io.taskq.postgres.internal.FencedWrites;
 import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.NamedStatements;

@@ -1,7 +1,7 @@
 package io.taskq.postgres.internal.worker;
 
-import io.taskq.core.Actor;
-import io.taskq.core.spi.JobListener;
+import io.taskq.Actor;
+import io.taskq.spi.JobListener;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.WorkerIdentity;
 import io.taskq.postgres.internal.caps.CapsSettings;

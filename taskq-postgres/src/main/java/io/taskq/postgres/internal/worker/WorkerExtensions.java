@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.worker;
 
-import io.taskq.core.ratelimit.RateLimiter;
+import io.taskq.limits.RateLimiter;
 import io.taskq.postgres.internal.execution.ProgressSink;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.worker;
 
-import io.taskq.core.Actor;
+import io.taskq.Actor;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.WorkerIdentity;
 import java.sql.Connection;

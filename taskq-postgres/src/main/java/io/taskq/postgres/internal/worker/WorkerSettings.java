@@ -1,8 +1,8 @@
 package io.taskq.postgres.internal.worker;
 
-import io.taskq.core.Actor;
-import io.taskq.core.SchemaName;
-import io.taskq.core.TaskQConfig;
+import io.taskq.Actor;
+import io.taskq.SchemaName;
+import io.taskq.TaskQConfig;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.taskq.postgres.internal.caps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.testing.TaskQTest;

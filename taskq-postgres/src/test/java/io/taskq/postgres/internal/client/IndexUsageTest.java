@@ -2,10 +2,10 @@ package io.taskq.postgres.internal.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.taskq.core.SchemaName;
+import io.taskq.JobRequest;
+import io.taskq.JobsClient;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.NotifyChannels;
-import io.taskq.postgres.JobRequest;
-import io.taskq.postgres.JobsClient;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.testing.Db;

@@ -3,7 +3,7 @@ package io.taskq.postgres.internal.completion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.postgres.internal.FaultSeam;
 import io.taskq.postgres.internal.FencedWrites;
 import io.taskq.postgres.internal.NamedStatements;

@@ -3,9 +3,9 @@ package io.taskq.postgres.internal.execution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.taskq.core.Actor;
-import io.taskq.core.spi.JobListener;
+import io.taskq.Actor;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
+import io.taskq.spi.JobListener;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

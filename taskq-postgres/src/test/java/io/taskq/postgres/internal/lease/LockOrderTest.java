@@ -2,9 +2,8 @@ package io.taskq.postgres.internal.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.NotifyChannels;
-import io.taskq.core.spi.MaintenanceListener;
 import io.taskq.postgres.internal.FaultSeam;
 import io.taskq.postgres.internal.FencedWrites;
 import io.taskq.postgres.internal.NamedStatements;
@@ -20,6 +19,7 @@ import io.taskq.postgres.internal.sweep.BatchExecutor;
 import io.taskq.postgres.internal.sweep.BatchFence;
 import io.taskq.postgres.internal.sweep.LeaseReclaimSweep;
 import io.taskq.postgres.testing.SweepRows;
+import io.taskq.spi.MaintenanceListener;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;

@@ -3,7 +3,7 @@ package io.taskq.postgres.internal.maintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.postgres.internal.leader.LeaderConnectionSource;
 import io.taskq.postgres.internal.sweep.Cadence;

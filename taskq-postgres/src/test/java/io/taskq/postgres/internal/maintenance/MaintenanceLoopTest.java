@@ -2,13 +2,13 @@ package io.taskq.postgres.internal.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.SweepBatchSizer;
-import io.taskq.core.spi.MaintenanceHealth;
 import io.taskq.postgres.internal.leader.LeaderConnectionSource;
 import io.taskq.postgres.internal.sweep.LeaseReclaimSweep;
 import io.taskq.postgres.testing.RecordingListener;
 import io.taskq.postgres.testing.SweepRows;
+import io.taskq.spi.MaintenanceHealth;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;

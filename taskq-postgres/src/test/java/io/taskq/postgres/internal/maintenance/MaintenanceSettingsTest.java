@@ -3,7 +3,7 @@ package io.taskq.postgres.internal.maintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.taskq.core.TaskQConfig;
+import io.taskq.TaskQConfig;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;

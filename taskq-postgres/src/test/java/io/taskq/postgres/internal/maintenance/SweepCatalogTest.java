@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.taskq.core.SchemaName;
-import io.taskq.core.spi.MaintenanceListener;
+import io.taskq.SchemaName;
+import io.taskq.spi.MaintenanceListener;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.sweep.Cadence;
 import io.taskq.postgres.internal.sweep.SweepSpec;

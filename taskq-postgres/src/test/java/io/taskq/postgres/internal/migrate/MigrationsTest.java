@@ -3,8 +3,8 @@ package io.taskq.postgres.internal.migrate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.taskq.core.SchemaName;
-import io.taskq.postgres.SchemaMigrationException;
+import io.taskq.SchemaMigrationException;
+import io.taskq.SchemaName;
 import io.taskq.postgres.testing.Db;
 import io.taskq.postgres.testing.ScratchDatabase;
 import io.taskq.testing.TaskQTest;

@@ -2,11 +2,11 @@ package io.taskq.postgres.internal.operations;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.taskq.core.JobStatus;
-import io.taskq.core.SchemaName;
+import io.taskq.JobStatus;
+import io.taskq.SchemaName;
+import io.taskq.operations.JobFilter;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.migrate.Migrations;
-import io.taskq.postgres.operations.JobFilter;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
@@ -108,7 +108,7 @@ class SearchPlanTest {
             dataSource,
             schema,
             id -> java.util.Optional.empty(),
-            io.taskq.postgres.PostgresProgressStore.create(dataSource, schema),
+            io.taskq.progress.PostgresProgressStore.create(dataSource, schema),
             java.time.Duration.ofSeconds(30),
             100,
             java.time.Duration.ofSeconds(30));

@@ -3,7 +3,7 @@ package io.taskq.postgres.internal.sweep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.SweepBatchSizer;
 import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.testing.RecordingListener;

@@ -3,8 +3,8 @@ package io.taskq.postgres.internal.sweep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.taskq.core.SchemaName;
-import io.taskq.core.TaskQConfig;
+import io.taskq.SchemaName;
+import io.taskq.TaskQConfig;
 import java.time.LocalTime;
 import java.util.List;
 import java.util.Map;

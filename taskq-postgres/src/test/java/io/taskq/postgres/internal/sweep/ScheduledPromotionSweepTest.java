@@ -2,7 +2,7 @@ package io.taskq.postgres.internal.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.testing.SweepRows;

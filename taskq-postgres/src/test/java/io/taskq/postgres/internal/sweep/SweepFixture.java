@@ -1,6 +1,6 @@
 package io.taskq.postgres.internal.sweep;
 
-import io.taskq.core.SchemaName;
+import io.taskq.SchemaName;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.testing.Db;
 import java.sql.Connection;

@@ -3,9 +3,9 @@ package io.taskq.postgres.internal.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.taskq.core.Actor;
-import io.taskq.core.SchemaName;
-import io.taskq.core.TaskQConfig;
+import io.taskq.Actor;
+import io.taskq.SchemaName;
+import io.taskq.TaskQConfig;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,7 +36,7 @@ class WorkerSettingsTest {
         WorkerSettings.of(
             config,
             List.of(
-                Actor.builder("a", io.taskq.core.PayloadCodec.rawJson(), (p, c) -> null)
+                Actor.builder("a", io.taskq.PayloadCodec.rawJson(), (p, c) -> null)
                     .queue("mail")
                     .build()));
     assertThat(settings.queues()).containsExactly("mail", "x");

@@ -1,8 +1,0 @@
-package io.taskq.core.progress;
-
-/** A live progress subscription; closing it stops the notifications. Closing twice is harmless. */
-@FunctionalInterface
-public interface ProgressSubscription extends AutoCloseable {
-  @Override
-  void close();
-}

@@ -1,0 +1,75 @@
+package io.taskq.spi;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Receives the maintenance leader's signals (guide §3 "What degradation looks like", O1-O6).
+ *
+ * <p>Every method has a no-op default, so an implementation overrides only what it records, and new
+ * signals can be added without breaking implementations. Each method maps 1:1 to one meter of the
+ * metrics binding; the names in the method docs are normative (operators' dashboards and alerts
+ * depend on them).
+ *
+ * <p><b>Threading.</b> Methods are called from TaskQ's maintenance threads, possibly two at once
+ * (the sweep loop and the 1-second loop), so implementations must be thread-safe. They must be
+ * quick and must not throw: an exception is logged and dropped, never allowed to stop a sweep.
+ *
+ * <p>Sweep names are the stable {@code sweep_name} labels, e.g. {@code reclaim_expired_locks},
+ * {@code sweep_deadline_exceeded}, {@code scheduled_to_pending}.
+ */
+public interface MaintenanceListener {
+  /** A listener that records nothing. */
+  MaintenanceListener NONE = new MaintenanceListener() {};
+
+  /**
+   * A batch of {@code sweepName} committed, acting on {@code rows} rows (possibly 0). Maps to the
+   * distribution {@code taskq.maintenance_leader.sweep_rows{sweep_name}} (O4). An aborted batch
+   * records no row sample: nothing committed.
+   */
+  default void sweepRows(String sweepName, int rows) {}
+
+  /**
+   * A batch of {@code sweepName} ended after {@code duration}: committed ({@code aborted} false),
+   * or aborted by its statement timeout ({@code aborted} true, SQLSTATE 57014 or a client timeout).
+   * Maps to the timer {@code taskq.maintenance_leader.sweep_duration{sweep_name, aborted}} (O4).
+   */
+  default void sweepDuration(String sweepName, Duration duration, boolean aborted) {}
+
+  /**
+   * A batch of {@code sweepName} was aborted by its timeout and rolled back. Maps to the counter
+   * {@code taskq.maintenance_leader.sweep_timeouts{sweep_name}} (O1): any sustained rate means
+   * batches are being aborted, not completing slowly.
+   */
+  default void sweepTimeout(String sweepName) {}
+
+  /**
+   * The batch size {@code sweepName} runs with now ({@code used}) beside the configured size.
+   * Called before every batch. Maps to the label-matched gauges {@code
+   * taskq.maintenance_leader.sweep_batch_size{sweep_name}} and {@code
+   * taskq.maintenance_leader.sweep_batch_size_configured{sweep_name}} (O2); {@code used <
+   * configured} is the reduced tier of the breaker (T2).
+   */
+  default void sweepBatchSize(String sweepName, int used, int configured) {}
+
+  /**
+   * A batch of {@code sweepName} committed at {@code at}. Maps to the gauge {@code
+   * taskq.maintenance_leader.sweep_last_success_seconds{sweep_name}} (O3, epoch seconds).
+   */
+  default void sweepSucceeded(String sweepName, Instant at) {}
+
+  /**
+   * This process became the maintenance leader of its schema ({@code true}) or stopped being it
+   * ({@code false}). Maps to the gauge {@code taskq.maintenance_leader.is_leader} (1 or 0, O6), so
+   * {@code sum(taskq_maintenance_leader_is_leader) != 1} is the split-brain alert.
+   */
+  default void leaderChanged(boolean isLeader) {}
+
+  /**
+   * The lease-reclaim sweep (S1) reclaimed {@code count} jobs of {@code actor} with {@code
+   * disposition} in one batch. Maps to the counter {@code taskq.jobs.reclaimed{actor, disposition}}
+   * (O5), disposition one of {@code repended}, {@code crashed}, {@code cancelled}, or {@code
+   * unknown} for a status no branch writes.
+   */
+  default void jobsReclaimed(String actor, String disposition, long count) {}
+}

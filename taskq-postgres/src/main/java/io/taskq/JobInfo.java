@@ -1,0 +1,64 @@
+package io.taskq;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A snapshot of one job's row, as {@link JobsClient#find(long)} read it.
+ *
+ * @param payloadJson the payload in PostgreSQL's {@code jsonb} normal form (keys sorted, one space
+ *     after ':' and ','), equal as JSON to what was enqueued
+ * @param labels the labels, sorted by key
+ * @param attempt attempts started so far
+ * @param retryPolicy the policy stamped at enqueue (L3), with {@code maxAttempts}
+ * @param resultJson the handler's result until it expires (L5), else {@code null}
+ * @param cancelRequestedAt when a cancel was requested while the job ran (L8)
+ * @param concurrencyKey the key its concurrency cap counts it under (L7), else {@code null}
+ * @param archived true when the job was found in {@code jobs_archive} (pruned, S11)
+ */
+public record JobInfo(
+    long id,
+    String actor,
+    String queue,
+    JobStatus status,
+    short priority,
+    String payloadJson,
+    Map<String, String> labels,
+    Instant runAt,
+    int attempt,
+    RetryPolicy retryPolicy,
+    @Nullable Instant deadlineAt,
+    @Nullable String lockedBy,
+    @Nullable Instant lockExpiresAt,
+    @Nullable Instant cancelRequestedAt,
+    @Nullable String uniqueKey,
+    @Nullable Instant uniqueUntil,
+    @Nullable String concurrencyKey,
+    @Nullable String resultJson,
+    @Nullable Instant resultExpiresAt,
+    @Nullable String errorClass,
+    @Nullable String errorMessage,
+    @Nullable String errorStack,
+    Instant createdAt,
+    @Nullable Instant startedAt,
+    @Nullable Instant finishedAt,
+    boolean archived) {
+
+  public JobInfo {
+    labels = Collections.unmodifiableMap(new TreeMap<>(labels));
+  }
+
+  /** Attempts in all, the first included: the stamped policy's bound. */
+  public int maxAttempts() {
+    return retryPolicy.maxAttempts();
+  }
+
+  /** Says which job and where it stands, never the payload or the result. */
+  @Override
+  public String toString() {
+    return "JobInfo{id=" + id + ", actor=" + actor + ", status=" + status.dbValue() + "}";
+  }
+}

@@ -1,0 +1,962 @@
+package io.taskq;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.taskq.core.internal.RedisKeys;
+import io.taskq.cron.Schedules;
+import io.taskq.feed.ReclaimEventFeed;
+import io.taskq.limits.PostgresSlidingWindow;
+import io.taskq.limits.RateLimiter;
+import io.taskq.operations.FinishedMinute;
+import io.taskq.operations.Operations;
+import io.taskq.operations.QueueBacklog;
+import io.taskq.operations.SchemaMigrations;
+import io.taskq.postgres.internal.CloseDeadline;
+import io.taskq.postgres.internal.GuardedJobListener;
+import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.OwnedPool;
+import io.taskq.postgres.internal.caps.CapsSettings;
+import io.taskq.postgres.internal.caps.ConcurrencyCaps;
+import io.taskq.postgres.internal.cron.CronFaults;
+import io.taskq.postgres.internal.cron.CronLoop;
+import io.taskq.postgres.internal.cron.PayloadFactories;
+import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
+import io.taskq.postgres.internal.execution.InlineRunner;
+import io.taskq.postgres.internal.leader.LeaderConnectionSource;
+import io.taskq.postgres.internal.maintenance.Maintenance;
+import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
+import io.taskq.postgres.internal.migrate.Migrations;
+import io.taskq.postgres.internal.migrate.PostgresMigrations;
+import io.taskq.postgres.internal.operations.PostgresOperations;
+import io.taskq.postgres.internal.startup.StartupChecks;
+import io.taskq.postgres.internal.sweep.MaintenanceSweeps;
+import io.taskq.postgres.internal.worker.Worker;
+import io.taskq.postgres.internal.worker.WorkerSettings;
+import io.taskq.progress.PostgresProgressStore;
+import io.taskq.progress.ProgressStore;
+import io.taskq.spi.JobListener;
+import io.taskq.spi.MaintenanceHealth;
+import io.taskq.spi.MaintenanceListener;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * TaskQ inside an application (L11): register actors, {@link #start()}, and jobs enqueued for those
+ * actors run here, on a worker that claims, runs, retries and records them; {@link #close()} shuts
+ * it down gracefully.
+ *
+ * <pre>{@code
+ * try (TaskQ taskq = TaskQ.builder(dataSource).build()) {
+ *   taskq.register(Actor.rawJson("send-email", (json, ctx) -> mailer.send(json)));
+ *   taskq.start();
+ *   taskq.jobs().enqueue(JobRequest.of("send-email", "{\"to\": \"a@example.com\"}"));
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p><b>Connections.</b> Given the application's {@link DataSource}, TaskQ borrows connections for
+ * short statements and keeps one for good to LISTEN for wake-ups (or opens a direct one to {@code
+ * TASKQ_DATABASE_DIRECT_URL} when set, as a transaction-pooling proxy requires). Without one, it
+ * opens a HikariCP pool of its own from {@code TASKQ_DATABASE_URL}, closed by {@link #close()}.
+ *
+ * <p><b>Settings</b> come from a {@link TaskQConfig} (by default the {@code TASKQ_*} environment).
+ * Handlers run on the {@link Executor} given to the builder, or on a pool of {@code
+ * TASKQ_WORKER_CONCURRENCY} threads TaskQ owns. {@code docs/workers.md} describes the loops,
+ * connections and shutdown order.
+ *
+ * <p><b>Maintenance.</b> {@link #start()} also makes this process a candidate for the schema's
+ * maintenance leadership (M1): exactly one process per schema at a time runs the repair sweeps
+ * (reclaim of expired leases, deadlines, scheduled-to-pending every second, and the rest; {@code
+ * docs/maintenance-sweeps.md}), the others keep campaigning and take over when it goes. The leader
+ * holds a session advisory lock on a connection of its own, outside any pool (D8): a direct
+ * connection to {@code TASKQ_DATABASE_DIRECT_URL}, else to {@code TASKQ_DATABASE_URL} when TaskQ
+ * owns its pool; given only the application's DataSource, it borrows one of its connections for as
+ * long as it campaigns or leads (like the listener, for good). Behind a transaction-pooling proxy
+ * set the direct URL. {@link #health()} and {@link #isLeader()} report on it; {@link
+ * Builder#maintenance(boolean)} turns it off for processes that should never lead.
+ *
+ * <p><b>Cron.</b> With maintenance on, {@link #start()} also starts the cron loop (S12): every
+ * second it fires the due schedules of {@link #schedules()}, one tick at a time per schema under
+ * the {@code taskq:cron:{schema}} lock, whichever process gets it ({@code docs/cron.md}).
+ *
+ * <p><b>Observability.</b> {@link Builder#listener(MaintenanceListener)} hears the maintenance
+ * signals and {@link Builder#jobListener(JobListener)} the job lifecycle (enqueues, starts,
+ * successes, failures, the reclaim feed's lag); the Micrometer binding {@code TaskQMetrics}
+ * implements both ({@code docs/observability.md}). {@link #queueBacklog()} and {@link
+ * #checkDatabase(Duration)} feed the queue gauges and the readiness probe.
+ */
+public final class TaskQ implements AutoCloseable {
+  private enum State {
+    NEW,
+    STARTED,
+    CLOSED
+  }
+
+  private final TaskQConfig config;
+  private final @Nullable DataSource givenDataSource;
+  private final @Nullable Executor executor;
+  private final boolean migrate;
+  private final boolean maintain;
+  private final boolean inline;
+  private final boolean runsWorker;
+  private final MaintenanceListener maintenanceListener;
+  private final Map<String, Integer> queueCaps;
+  private final List<JobInterceptor> interceptors;
+  private final @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
+  private final @Nullable ProgressStore givenProgress;
+  private final JobListener jobListener;
+  private final NamedStatements observeSql;
+  private final Map<String, Actor<?>> actors = new LinkedHashMap<>();
+
+  /** L3: the registered actors' own retry policies, read by the client at every enqueue. */
+  private final Map<String, RetryPolicy> actorPolicies = new ConcurrentHashMap<>();
+
+  /** R5: the registered actors' declared queues, where their jobs go unless a request names one. */
+  private final Map<String, String> actorQueues = new ConcurrentHashMap<>();
+
+  private @Nullable PostgresProgressStore ownedProgress;
+  // Volatile, and read without the TaskQ lock by the probes (health, isLeader, isRunning,
+  // isClosed): start() and close() hold that lock while they talk to the database, and a probe
+  // must never wait on database I/O behind a lock (R1).
+  private volatile State state = State.NEW;
+  private @Nullable HikariDataSource ownedPool;
+  private @Nullable JobsClient jobs;
+  private @Nullable ReclaimEventFeed reclaimEvents;
+  private volatile @Nullable Worker worker;
+  // What a close in progress may have to abort when the database does not answer (R1).
+  private volatile @Nullable Maintenance closingMaintenance;
+  private volatile @Nullable HikariDataSource closingPool;
+  private volatile @Nullable CronLoop closingCron;
+  private volatile @Nullable Worker closingWorker;
+  private volatile @Nullable Maintenance maintenance;
+  private final PayloadFactories payloadFactories = new PayloadFactories();
+  private final CronFaults cronFaults = new CronFaults();
+  private @Nullable CronLoop cron;
+  private @Nullable Schedules schedules;
+  private @Nullable Operations operations;
+  private @Nullable InlineRunner inlineRunner;
+
+  private TaskQ(Builder builder, TaskQConfig config) {
+    this.config = config;
+    this.givenDataSource = builder.dataSource;
+    this.executor = builder.executor;
+    this.migrate = builder.migrate;
+    this.maintain = builder.maintenance;
+    this.inline = builder.inline;
+    this.runsWorker = !builder.inline && !builder.drainOnly;
+    this.maintenanceListener = builder.listener;
+    this.queueCaps = Map.copyOf(builder.queueCaps);
+    this.interceptors = List.copyOf(builder.interceptors);
+    this.rateLimiters = builder.rateLimiters;
+    this.givenProgress = builder.progress;
+    this.jobListener = GuardedJobListener.of(builder.jobListener);
+    this.observeSql = NamedStatements.load("io/taskq/postgres/sql/observe.sql", schema());
+  }
+
+  /** A TaskQ that opens its own pool from {@code TASKQ_DATABASE_URL}, unless given a DataSource. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A TaskQ on the application's {@code dataSource}. */
+  public static Builder builder(DataSource dataSource) {
+    return new Builder().dataSource(dataSource);
+  }
+
+  /**
+   * Registers an actor; before {@link #start()} only.
+   *
+   * @throws IllegalArgumentException when an actor of that name is already registered
+   * @throws IllegalStateException after {@link #start()}
+   */
+  public synchronized TaskQ register(Actor<?> actor) {
+    Objects.requireNonNull(actor, "actor");
+    if (state != State.NEW || inlineRunner != null) {
+      throw new IllegalStateException(
+          "register actors before start() and before the first job runs inline; TaskQ is " + state);
+    }
+    if (actors.putIfAbsent(actor.name(), actor.withOuterInterceptors(interceptors)) != null) {
+      throw new IllegalArgumentException(
+          "an actor named '" + actor.name() + "' is already registered");
+    }
+    actor.retryPolicy().ifPresent(p -> actorPolicies.put(actor.name(), p));
+    actorQueues.put(actor.name(), actor.queue());
+    return this;
+  }
+
+  /**
+   * Brings the schema up to date, or checks it is ({@code TASKQ_MIGRATE}: apply, verify or skip;
+   * not at all when {@link Builder#migrate(boolean)} is false), registers this process as a worker
+   * with its actors, starts claiming, and starts campaigning for maintenance leadership (unless
+   * disabled).
+   *
+   * @throws IllegalStateException when no actor is registered, or when started or closed already;
+   *     when the database in {@code TASKQ_DATABASE_URL} does not answer (naming it)
+   * @throws io.taskq.TaskQConfigException when a start-up check refuses the settings: a pool too
+   *     small for TaskQ, or a setting whose module is absent ({@code docs/configuration.md})
+   * @throws SchemaMigrationException when the schema cannot be brought to this version
+   * @throws SQLException when the database refuses the worker's registration
+   */
+  public synchronized void start() throws SQLException {
+    if (state != State.NEW) {
+      throw new IllegalStateException("start() may be called once; TaskQ is " + state);
+    }
+    if (actors.isEmpty()) {
+      throw new IllegalStateException("register at least one actor before start()");
+    }
+    StartupChecks.run(config, givenDataSource, maintain);
+    DataSource dataSource = dataSource();
+    state = State.STARTED;
+    if (migrate) {
+      migrateAtStart(dataSource);
+    }
+    if (!runsWorker) {
+      return; // P5: no worker, no maintenance; jobs run inline or when a test drains
+    }
+    worker =
+        Worker.start(
+            dataSource,
+            listenSource(dataSource),
+            WorkerSettings.of(config, actors.values()),
+            actors.values(),
+            executor,
+            jobListener,
+            ActorRateLimits.extensions(
+                dataSource, config, actors.values(), rateLimiters, progress()),
+            new CapsSettings(
+                ConcurrencyCaps.of(queueCaps, actors.values()),
+                config.maxKeyedReservations(),
+                config.sweepInterval()));
+    if (maintain) {
+      maintenance = startMaintenance(dataSource);
+      CronLoop loop =
+          CronLoop.create(
+              dataSource, config, payloadFactories, cronFaults, maintenanceListener, jobListener);
+      cron = loop;
+      loop.start();
+    }
+  }
+
+  /** A7: what {@code TASKQ_MIGRATE} asks for: apply what is pending, verify, or skip. */
+  private void migrateAtStart(DataSource dataSource) {
+    switch (config.migrate()) {
+      case "verify" -> Migrations.verify(dataSource, config.schemaName());
+      case "skip" -> {
+        // the schema is managed elsewhere
+      }
+      default -> Migrations.apply(dataSource, config.schemaName());
+    }
+  }
+
+  /**
+   * The schema's migrations as an operation (A7): apply, verify, status ({@code
+   * docs/operations.md}). Usable before {@link #start()} and in a producer-only process.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized SchemaMigrations migrations() {
+    return new PostgresMigrations(dataSource(), config.schemaName());
+  }
+
+  /**
+   * Registers a cron payload factory under {@code name} (S12): schedules naming it get their job's
+   * payload from it at fire time. Register the same factories in every process that runs a cron
+   * loop (every process with maintenance on), before {@link #start()}: any of them may run a tick.
+   *
+   * @throws IllegalArgumentException when the name is empty, too long, contains NUL, or is taken
+   */
+  public TaskQ registerPayloadFactory(String name, PayloadFactory factory) {
+    payloadFactories.register(name, factory);
+    return this;
+  }
+
+  /**
+   * The client to create, change, enable, disable, delete and list this schema's cron schedules
+   * (S12, {@code docs/cron.md}). Usable before {@link #start()}, once the schema is migrated.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized Schedules schedules() {
+    Schedules client = schedules;
+    if (client == null) {
+      client = new Schedules(dataSource(), config.schemaName(), payloadFactories);
+      schedules = client;
+    }
+    return client;
+  }
+
+  private Maintenance startMaintenance(DataSource dataSource) {
+    Maintenance started =
+        Maintenance.builder(dataSource, config.schemaName(), leaderSource(dataSource))
+            .settings(MaintenanceSettings.from(config))
+            .sweeps(MaintenanceSweeps.of(config))
+            .listener(maintenanceListener)
+            .build();
+    started.start();
+    return started;
+  }
+
+  /**
+   * The client to enqueue, look up and cancel jobs in this TaskQ's schema. Usable before {@link
+   * #start()} (a process may enqueue without running workers), once the schema is migrated.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized JobsClient jobs() {
+    JobsClient client = jobs;
+    if (client == null) {
+      JobsClient.Builder builder =
+          JobsClient.configured(dataSource(), config)
+              .listener(jobListener)
+              .actorPolicies(name -> Optional.ofNullable(actorPolicies.get(name)))
+              .actorQueues(name -> Optional.ofNullable(actorQueues.get(name)));
+      if (inline) {
+        builder.afterCommit(this::runInline);
+      }
+      client = builder.build();
+      jobs = client;
+    }
+    return client;
+  }
+
+  /**
+   * The operations handle of this schema (A1-A4): search, counts, one job's full story, retry by
+   * hand and by filter, pause and resume ({@code docs/operations.md}). Usable before {@link
+   * #start()} and in a process that registers no actor, once the schema is migrated.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized Operations operations() {
+    Operations ops = operations;
+    if (ops == null) {
+      JobsClient client = jobs();
+      ops =
+          new PostgresOperations(
+              dataSource(),
+              config.schemaName(),
+              client::find,
+              progress(),
+              JobsClient.statementTimeout(config),
+              config.eventWriterBatchSize(),
+              config.eventWriterStatementTimeout());
+      operations = ops;
+    }
+    return ops;
+  }
+
+  /**
+   * Where job progress is kept and read (M5): the store given to {@link Builder#progress}, else the
+   * PostgreSQL store of this schema ({@link PostgresProgressStore}, subscriptions by polling).
+   * Handlers report through {@link io.taskq.JobContext#reportProgress}; clients read a job's latest
+   * progress and subscribe here.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized ProgressStore progress() {
+    ProgressStore given = givenProgress;
+    if (given != null) {
+      return given;
+    }
+    PostgresProgressStore owned = ownedProgress;
+    if (owned == null) {
+      owned = PostgresProgressStore.create(dataSource(), config.schemaName());
+      ownedProgress = owned;
+    }
+    return owned;
+  }
+
+  /**
+   * The crash-reclaim event feed of this TaskQ's schema (E1-E4), configured from its settings; its
+   * polls report the feed's lag to the job listener ({@code taskq.events.feed_lag}). Usable before
+   * {@link #start()}, once the schema is migrated.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public synchronized ReclaimEventFeed reclaimEvents() {
+    ReclaimEventFeed feed = reclaimEvents;
+    if (feed == null) {
+      feed = ReclaimEventFeed.configured(dataSource(), config).listener(jobListener).build();
+      reclaimEvents = feed;
+    }
+    return feed;
+  }
+
+  /**
+   * Pending jobs per queue and the age of the oldest runnable one, by the database clock: the
+   * source of the queue-depth gauges. One grouped read of the pending jobs under a 5-second
+   * statement timeout; queues without pending jobs are absent.
+   *
+   * @throws SQLException when the read fails or times out
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public List<QueueBacklog> queueBacklog() throws SQLException {
+    DataSource dataSource;
+    synchronized (this) {
+      dataSource = dataSource();
+    }
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(observeSql.get("queue_backlog"))) {
+      ps.setQueryTimeout(5);
+      List<QueueBacklog> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(
+              new QueueBacklog(
+                  rs.getString("queue"),
+                  rs.getLong("depth"),
+                  Duration.ofNanos(Math.max(0, rs.getLong("oldest_us")) * 1000)));
+        }
+      }
+      return out;
+    }
+  }
+
+  /**
+   * Jobs that finished within {@code window} before now, per minute of the database clock (minutes
+   * without any are absent): the dashboard's throughput chart. One grouped range read of the
+   * finished-jobs index under a 5-second statement timeout; jobs already pruned are not counted.
+   *
+   * @param window how far back, 1 minute to 1 day
+   * @throws SQLException when the read fails or times out
+   * @throws IllegalArgumentException when {@code window} is out of range
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public List<FinishedMinute> finishedPerMinute(Duration window) throws SQLException {
+    if (window.compareTo(Duration.ofMinutes(1)) < 0 || window.compareTo(Duration.ofDays(1)) > 0) {
+      throw new IllegalArgumentException("window must be 1 minute to 1 day, was " + window);
+    }
+    DataSource dataSource;
+    synchronized (this) {
+      dataSource = dataSource();
+    }
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(observeSql.get("finished_per_minute"))) {
+      ps.setQueryTimeout(5);
+      ps.setLong(1, window.toSeconds());
+      List<FinishedMinute> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(
+              new FinishedMinute(
+                  java.time.Instant.ofEpochSecond(rs.getLong("minute_epoch")),
+                  rs.getLong("succeeded"),
+                  rs.getLong("failed")));
+        }
+      }
+      return out;
+    }
+  }
+
+  /**
+   * The readiness probe's database check: borrows a connection and runs one trivial statement
+   * within {@code timeout} (rounded up to whole seconds).
+   *
+   * @throws SQLException when the database does not answer in time
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public void checkDatabase(Duration timeout) throws SQLException {
+    DataSource dataSource;
+    synchronized (this) {
+      dataSource = dataSource();
+    }
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(observeSql.get("ping"))) {
+      ps.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
+      ps.executeQuery().close();
+    }
+  }
+
+  /**
+   * Runs every due job of the registered actors now, in the calling thread, one attempt each, until
+   * none is due, and returns the attempts in the order they ran (P5, {@code docs/testing.md}). Jobs
+   * the handlers enqueue meanwhile run too; a job whose attempt failed and waits out its retry
+   * backoff is not due, and scheduled jobs are not run: see {@link #drainIncludingScheduled()}.
+   *
+   * <p>Each attempt is a worker's attempt (the same claim fencing, codec, handler, completion
+   * statement and stamped retry policy), run by the caller's thread; concurrency caps and rate
+   * limits are not consulted and no heartbeat renews the lease. Meant for tests; works whether or
+   * not this TaskQ runs a worker (a job a worker claimed first is left to it).
+   *
+   * @throws IllegalStateException when no actor is registered, after {@link #close()}, or when 100
+   *     000 attempts ran and jobs are still due (handlers that enqueue without end)
+   * @throws JobStoreException when the database fails
+   */
+  public List<RanAttempt> drain() {
+    return drain(false);
+  }
+
+  /**
+   * {@link #drain()}, including scheduled jobs and jobs waiting out a retry backoff: each job runs
+   * now, attempt after attempt, until it ends (its attempts are bounded by its retry policy).
+   *
+   * @throws IllegalStateException as {@link #drain()} does
+   * @throws JobStoreException when the database fails
+   */
+  public List<RanAttempt> drainIncludingScheduled() {
+    return drain(true);
+  }
+
+  private List<RanAttempt> drain(boolean includeScheduled) {
+    InlineRunner runner = inlineRunner();
+    try {
+      return runner.drain(includeScheduled);
+    } catch (SQLException e) {
+      throw new JobStoreException("drain failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Inline mode: runs each committed job in the enqueueing thread until it ends. */
+  private void runInline(List<Long> ids) {
+    InlineRunner runner = inlineRunner();
+    for (long id : ids) {
+      try {
+        runner.runToEnd(id);
+      } catch (SQLException e) {
+        throw new JobStoreException(
+            "job "
+                + id
+                + " was enqueued and committed, but running it inline failed: "
+                + e.getMessage(),
+            e);
+      }
+    }
+  }
+
+  private synchronized InlineRunner inlineRunner() {
+    if (actors.isEmpty()) {
+      throw new IllegalStateException("register at least one actor before running jobs inline");
+    }
+    InlineRunner runner = inlineRunner;
+    if (runner == null) {
+      runner =
+          new InlineRunner(
+              dataSource(),
+              NamedStatements.load("io/taskq/postgres/sql/inline.sql", schema()),
+              NamedStatements.load("io/taskq/postgres/sql/completion.sql", schema()),
+              actors,
+              new InlineRunner.Durations(
+                  config.leasePeriod(), config.resultTtl(), config.maxRetryBackoff()),
+              jobListener,
+              progress());
+      inlineRunner = runner;
+    }
+    return runner;
+  }
+
+  /** The application's data source, or the pool TaskQ opens on first use. */
+  private DataSource dataSource() {
+    if (state == State.CLOSED) {
+      throw new IllegalStateException("TaskQ is closed");
+    }
+    if (givenDataSource != null) {
+      return givenDataSource;
+    }
+    HikariDataSource pool = ownedPool;
+    if (pool == null) {
+      pool = OwnedPool.open(config);
+      ownedPool = pool;
+    }
+    return pool;
+  }
+
+  private ListenConnectionSource listenSource(DataSource dataSource) {
+    if (givenDataSource == null || config.databaseDirectUrl().isPresent()) {
+      return OwnedPool.listenSource(config);
+    }
+    return ListenConnectionSource.borrowed(dataSource);
+  }
+
+  /** The leader's own connection (D8); see the class comment. */
+  private LeaderConnectionSource leaderSource(DataSource dataSource) {
+    if (givenDataSource == null || config.databaseDirectUrl().isPresent()) {
+      return LeaderConnectionSource.fromConfig(config).orElseThrow();
+    }
+    return LeaderConnectionSource.borrowed(dataSource);
+  }
+
+  /**
+   * Shuts down gracefully: gives up maintenance leadership (another process takes over), stops
+   * claiming, waits up to the shutdown grace for running handlers, hands the unfinished jobs back
+   * to the queue, records every outcome, deregisters, and closes the pool TaskQ opened. Safe to
+   * call more than once, and before {@link #start()}.
+   *
+   * <p>Bounded (R1): when the database does not answer, close gives up on it once it has taken the
+   * shutdown grace plus one dispatcher command timeout, aborting the leader's connection and the
+   * connections in use of the pool TaskQ opened (an application's own pool is left alone); the jobs
+   * it could not hand back are reclaimed when their leases expire.
+   */
+  @Override
+  public synchronized void close() {
+    CloseDeadline deadline =
+        CloseDeadline.arm(
+            config.shutdownGrace().plus(config.dispatcherCommandTimeout()), this::abortInUse);
+    try {
+      closeGracefully();
+    } finally {
+      deadline.close();
+    }
+  }
+
+  /** The close deadline's expiry: cuts what is stuck on the wire (see {@link #close()}). */
+  private void abortInUse() {
+    CronLoop ticking = closingCron;
+    if (ticking != null) {
+      ticking.abort();
+    }
+    Maintenance maintaining = closingMaintenance;
+    if (maintaining != null) {
+      maintaining.abortConnections();
+    }
+    Worker running = closingWorker;
+    if (running != null) {
+      running.abortConnections();
+    }
+    HikariDataSource pool = closingPool;
+    if (pool != null) {
+      pool.close();
+    }
+  }
+
+  private void closeGracefully() {
+    PostgresProgressStore progressStore = ownedProgress;
+    ownedProgress = null;
+    if (progressStore != null) {
+      progressStore.close();
+    }
+    Maintenance maintaining = maintenance;
+    Worker running = worker;
+    HikariDataSource pool = ownedPool;
+    CronLoop ticking = cron;
+    closingMaintenance = maintaining;
+    closingPool = pool;
+    closingCron = ticking;
+    closingWorker = running;
+    state = State.CLOSED;
+    maintenance = null;
+    worker = null;
+    ownedPool = null;
+    jobs = null;
+    reclaimEvents = null;
+    cron = null;
+    schedules = null;
+    operations = null;
+    if (ticking != null) {
+      ticking.close();
+    }
+    try {
+      if (maintaining != null) {
+        maintaining.close();
+      }
+    } finally {
+      try {
+        if (running != null) {
+          running.close();
+        }
+      } finally {
+        if (pool != null) {
+          pool.close();
+        }
+      }
+    }
+  }
+
+  /**
+   * Test-only: dies like a killed process. Maintenance stops and its leader connection closes (the
+   * server releases the lock, as it would for a dead process); the worker stops without recording
+   * outcomes, releasing leases or deleting its row, so its jobs are left to the reclaim sweep.
+   */
+  synchronized void crashForTest() {
+    Maintenance maintaining = maintenance;
+    Worker running = worker;
+    HikariDataSource pool = ownedPool;
+    CronLoop ticking = cron;
+    state = State.CLOSED;
+    maintenance = null;
+    worker = null;
+    ownedPool = null;
+    jobs = null;
+    reclaimEvents = null;
+    cron = null;
+    schedules = null;
+    operations = null;
+    if (ticking != null) {
+      ticking.close();
+    }
+    if (maintaining != null) {
+      maintaining.close();
+    }
+    if (running != null) {
+      running.crashForTest();
+    }
+    if (pool != null) {
+      pool.close();
+    }
+  }
+
+  /**
+   * The readiness view of this process's maintenance (O7): {@code degraded} with its reasons, and
+   * each sweep's last success and batch size. A process that is not the leader, has not completed a
+   * sweep yet, or runs no maintenance reports {@code degraded=false} with the reason {@value
+   * MaintenanceHealth#NO_SWEEP_YET}. Degraded is for operators to read, not a reason to fail a
+   * liveness probe.
+   */
+  public MaintenanceHealth.Report health() {
+    Maintenance running = maintenance;
+    if (running == null) {
+      return new MaintenanceHealth(config.sweepInterval(), InstantSource.system()).report();
+    }
+    return running.health().report();
+  }
+
+  /** Whether {@link #start()} ran and {@link #close()} has not: the readiness probe's state. */
+  public boolean isRunning() {
+    return state == State.STARTED;
+  }
+
+  /** Whether {@link #close()} was called. */
+  public boolean isClosed() {
+    return state == State.CLOSED;
+  }
+
+  /**
+   * Whether this process is the schema's maintenance leader now (as of its last check, O6). Never
+   * waits on the database: it reads what the leader loop last proved (R1).
+   */
+  public boolean isLeader() {
+    Maintenance running = maintenance;
+    return running != null && running.isLeader();
+  }
+
+  /** The schema this TaskQ works in. */
+  public SchemaName schema() {
+    return config.schemaName();
+  }
+
+  /** The settings this TaskQ runs with. */
+  public TaskQConfig config() {
+    return config;
+  }
+
+  /**
+   * This process's worker id (the {@code workers} row, {@code jobs.locked_by}).
+   *
+   * @throws IllegalStateException when not running
+   */
+  public synchronized String workerId() {
+    return runningWorker().id();
+  }
+
+  /** Test-only: the cron loop's fault seams. */
+  CronFaults cronFaults() {
+    return cronFaults;
+  }
+
+  /** Test-only: the running cron loop, or null. */
+  synchronized @Nullable CronLoop cronLoop() {
+    return cron;
+  }
+
+  synchronized Worker runningWorker() {
+    Worker running = worker;
+    if (running == null) {
+      throw new IllegalStateException("TaskQ is " + state + ", not running");
+    }
+    return running;
+  }
+
+  /** Builds a {@link TaskQ}. */
+  public static final class Builder {
+    private @Nullable TaskQConfig config;
+    private @Nullable DataSource dataSource;
+    private @Nullable Executor executor;
+    private boolean migrate = true;
+    private boolean maintenance = true;
+    private boolean inline;
+    private boolean drainOnly;
+    private MaintenanceListener listener = MaintenanceListener.NONE;
+    private final Map<String, Integer> queueCaps = new TreeMap<>();
+    private final List<JobInterceptor> interceptors = new ArrayList<>();
+    private @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
+    private @Nullable ProgressStore progress;
+    private JobListener jobListener = JobListener.NONE;
+
+    private Builder() {}
+
+    /**
+     * At most {@code cap} jobs of {@code queue} run at once across every worker of the schema (L7),
+     * enforced when a worker claims (a job over the cap stays pending, no attempt used). Every
+     * process that runs the queue's jobs must declare the same cap. Actor and per-key caps are
+     * declared on the {@link Actor}; {@code docs/concurrency-limits.md}.
+     *
+     * @throws IllegalArgumentException for a bad queue name or a cap outside 1..10 000
+     */
+    public Builder queueConcurrency(String queue, int cap) {
+      Actor.checkName("queue", queue);
+      RedisKeys.requireStoreBound(queue);
+      queueCaps.put(queue, Actor.checkCap("concurrency cap of queue '" + queue + "'", cap));
+      return this;
+    }
+
+    /**
+     * Makes the limiter each rate-limited actor's jobs wait for (M5), from the actor's declared
+     * limit: a {@code RedisRateLimiter} of {@code taskq-redis}, say, whose unavailability policy
+     * falls back to {@link PostgresSlidingWindow}, fails open or fails closed (D14). Called once
+     * per rate-limited actor at {@link TaskQ#start()}. Default: every limit kept in PostgreSQL as a
+     * sliding window (a token bucket or GCRA as the window that never admits more; {@code
+     * docs/rate-limits.md}).
+     */
+    public Builder rateLimiters(Function<Actor.ActorRateLimit, RateLimiter> factory) {
+      this.rateLimiters = Objects.requireNonNull(factory, "rateLimiters");
+      return this;
+    }
+
+    /**
+     * Where handlers' progress goes and clients read it (M5): a {@code RedisProgressStore} of
+     * {@code taskq-redis}, say, with a {@link PostgresProgressStore} as its fallback. TaskQ does
+     * not close it. Default: the PostgreSQL store of the schema, owned and closed by TaskQ.
+     */
+    public Builder progress(ProgressStore store) {
+      this.progress = Objects.requireNonNull(store, "progress");
+      return this;
+    }
+
+    /** The settings; default {@link TaskQConfig#fromEnv()}, read when {@link #build()} runs. */
+    public Builder config(TaskQConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+      return this;
+    }
+
+    /** The application's data source; without one TaskQ opens a pool from the configuration. */
+    public Builder dataSource(DataSource dataSource) {
+      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+      return this;
+    }
+
+    /**
+     * Runs handlers on {@code executor} (a virtual-thread executor on Java 21+, say) instead of a
+     * pool TaskQ owns. TaskQ never shuts it down; at most {@code TASKQ_WORKER_CONCURRENCY} of its
+     * tasks are TaskQ's at once.
+     */
+    public Builder executor(Executor executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /**
+     * Whether {@code start()} applies the schema migrations; default true. Turn off when the schema
+     * is migrated with another tool (the plain-SQL files are in {@code sql/}).
+     */
+    public Builder migrate(boolean migrate) {
+      this.migrate = migrate;
+      return this;
+    }
+
+    /**
+     * Whether this process campaigns for the schema's maintenance leadership and, when elected,
+     * runs the sweeps; default true. Turn off in processes that must never lead (maintenance runs
+     * in other processes of the fleet: at least one process per schema must keep it on, or expired
+     * leases are never reclaimed and scheduled jobs never become due).
+     */
+    public Builder maintenance(boolean maintenance) {
+      this.maintenance = maintenance;
+      return this;
+    }
+
+    /**
+     * Adds an interceptor around each attempt of every actor this TaskQ registers (P6): outside the
+     * actors' own interceptors, after the ones added before it. {@link JobInterceptor} states the
+     * contract (order, exceptions, what it may change, cost). Default none.
+     */
+    public Builder intercept(JobInterceptor interceptor) {
+      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /**
+     * Inline mode, for fast tests of the code that enqueues (P5, {@code docs/testing.md}): {@link
+     * TaskQ#start()} migrates but runs no worker and no maintenance, and each job enqueued through
+     * {@link TaskQ#jobs()} runs in the enqueueing thread right after its transaction commits,
+     * attempt after attempt (a retry's backoff is not waited out) until it ends, through the same
+     * claim fencing, codec, handler, completion statement and stamped retry policy as a worker's
+     * attempt. A job enqueued on the caller's connection runs at once in auto-commit mode; inside
+     * the caller's transaction TaskQ cannot see the commit, so it runs at the next {@link
+     * TaskQ#drain()}. Batches ({@code enqueueBatch}) and scheduled jobs also wait for a drain.
+     * Handler failures are recorded on the job, never thrown to the enqueuer. Replaces {@link
+     * #drainOnly()}. Default off.
+     */
+    public Builder inline() {
+      this.inline = true;
+      this.drainOnly = false;
+      return this;
+    }
+
+    /**
+     * Drain-only mode, for tests that look at what was enqueued before anything runs (P5, {@code
+     * docs/testing.md}): {@link TaskQ#start()} migrates but runs no worker and no maintenance, so a
+     * job runs only when the test calls {@link TaskQ#drain()} or {@link
+     * TaskQ#drainIncludingScheduled()}, in the test's thread. Replaces {@link #inline()}. Default
+     * off.
+     */
+    public Builder drainOnly() {
+      this.drainOnly = true;
+      this.inline = false;
+      return this;
+    }
+
+    /**
+     * Receives the maintenance signals (sweep rows, durations, timeouts, batch sizes, leadership,
+     * reclaims; O1-O6), e.g. a metrics binding; default none. Called on the maintenance threads:
+     * keep it quick and non-blocking.
+     */
+    public Builder listener(MaintenanceListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * Receives the job lifecycle signals: enqueues through {@link TaskQ#jobs()} (after the commit;
+     * on a caller's connection at statement time), each job's start with its pickup latency, its
+     * success or failure with its execution time, and the lag of {@link TaskQ#reclaimEvents()}'s
+     * polls; e.g. a metrics binding. Default none. Called on enqueueing, handler and watch threads:
+     * keep it quick and non-blocking. Its exceptions are logged and dropped, never failing an
+     * enqueue or a job.
+     */
+    public Builder jobListener(JobListener jobListener) {
+      this.jobListener = Objects.requireNonNull(jobListener, "jobListener");
+      return this;
+    }
+
+    /**
+     * Builds the TaskQ (not started; no connection is opened yet).
+     *
+     * @throws io.taskq.TaskQConfigException when no config was given and the {@code TASKQ_*}
+     *     environment is invalid
+     * @throws IllegalArgumentException when neither a data source nor {@code TASKQ_DATABASE_URL} is
+     *     given
+     */
+    public TaskQ build() {
+      TaskQConfig resolved = config != null ? config : TaskQConfig.fromEnv();
+      if (dataSource == null && resolved.databaseUrl().isEmpty()) {
+        throw new IllegalArgumentException(
+            "no database: pass the application's DataSource to TaskQ.builder(dataSource), or set"
+                + " TASKQ_DATABASE_URL");
+      }
+      return new TaskQ(this, resolved);
+    }
+  }
+}

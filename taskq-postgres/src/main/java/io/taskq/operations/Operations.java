@@ -1,0 +1,161 @@
+package io.taskq.operations;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Operating the queue (A1-A4): what an operator does during an incident without writing SQL. A
+ * handle from the TaskQ root ({@code taskq.operations()}); a producer-only process (no actors, no
+ * workers) has it too. Every call runs under the client's statement timeout; the bulk retry runs in
+ * committed batches under the event writers' timeout (B2). {@code docs/operations.md} has the
+ * semantics and examples.
+ *
+ * <pre>{@code
+ * Operations ops = taskq.operations();
+ * JobPage failed = ops.search(JobFilter.builder().statuses(JobStatus.FAILED).build(), 50);
+ * ops.retry(failed.jobs().get(0).id());
+ * ops.pause(PauseTarget.queue("emails"), "ops-alice", "SMTP provider down");
+ * }</pre>
+ *
+ * <p>Any call throws {@link io.taskq.JobStoreException} when the database fails or times out.
+ */
+public interface Operations {
+  /** The largest page a search returns. */
+  int MAX_PAGE_SIZE = 1000;
+
+  /** The error class of a job an operator discarded ({@link #discard(long, String, String)}). */
+  String DISCARDED = "Discarded";
+
+  /**
+   * The newest jobs matching {@code filter}, at most {@code pageSize} of them (A1).
+   *
+   * @throws IllegalArgumentException when {@code pageSize} is outside 1..{@value #MAX_PAGE_SIZE}
+   */
+  JobPage search(JobFilter filter, int pageSize);
+
+  /**
+   * The next page: the newest matching jobs with an id below {@code cursor} (a page's {@link
+   * JobPage#nextCursor()}). Keyset paging: jobs enqueued meanwhile never shift a page.
+   *
+   * @throws IllegalArgumentException when {@code pageSize} is outside 1..{@value #MAX_PAGE_SIZE}
+   */
+  JobPage search(JobFilter filter, int pageSize, long cursor);
+
+  /** The largest bound {@link #count(JobFilter, int)} takes. */
+  int MAX_COUNT_BOUND = 1_000_000;
+
+  /**
+   * How many jobs match {@code filter}, counting no further than {@code atMost} (a bulk action's
+   * preview, W2): the walk of a search, ids only, so it costs about {@code min(matches, atMost)}
+   * index entries whatever the table's size, and never a scan of the table.
+   *
+   * @param filter the jobs to count
+   * @param atMost where counting stops, 1..{@value #MAX_COUNT_BOUND}
+   * @return the count, exact unless {@link BoundedCount#capped()}
+   * @throws IllegalArgumentException when {@code atMost} is out of range
+   */
+  BoundedCount count(JobFilter filter, int atMost);
+
+  /** Jobs per status, queue and actor in the hot table (A1). */
+  JobCounts counts();
+
+  /** Jobs per status, queue and actor, the archive's counted too when {@code includeArchive}. */
+  JobCounts counts(boolean includeArchive);
+
+  /** One job's full story (A2), archived jobs included; empty for an unknown id. */
+  Optional<JobDetail> detail(long id);
+
+  /**
+   * Retries a failed, crashed or cancelled job now (A3): it becomes pending, keeps its attempt
+   * count (one more attempt is allowed when it had none left), and a {@code manually_retried} event
+   * is written with it. Any other job is left alone and the result says why.
+   */
+  RetryResult retry(long id);
+
+  /**
+   * Retries a failed, crashed or cancelled job at {@code runAt} (scheduled until then; now when
+   * {@code null} or past), noting {@code by} (who asked, for the event; may be {@code null}).
+   */
+  RetryResult retry(long id, @Nullable Instant runAt, @Nullable String by);
+
+  /**
+   * Discards a job that has not started (a scheduled or pending one, including a job waiting for
+   * its next attempt after a failure): it ends {@code failed} for good, with the error class
+   * {@value #DISCARDED} and the message {@code "discarded by <by>: <reason>"}, and a {@code
+   * discarded} event whose note is {@code reason}, in one statement. The attempt count is kept and
+   * no attempt row is written (none ran); a batch member counts towards its batch as failed. A
+   * {@link #retry} brings it back. A running job is refused ({@link DiscardResult.Outcome#RUNNING}:
+   * cancel it instead), as is a job that has ended ({@code FINISHED}, {@code ARCHIVED}) or an
+   * unknown id ({@code NOT_FOUND}); {@link DiscardResult#message()} says so in one sentence.
+   *
+   * @param reason why (required: it is the event's note), at most 1000 characters
+   * @param by who discards, or {@code null}
+   * @throws IllegalArgumentException when {@code reason} is blank or longer than 1000 characters
+   */
+  DiscardResult discard(long id, String reason, @Nullable String by);
+
+  /** {@link #retryWhere(JobFilter, RetryWhereListener)} without a progress listener. */
+  RetryWhereResult retryWhere(JobFilter filter);
+
+  /**
+   * Retries every failed, crashed and cancelled job matching {@code filter} (of those statuses only
+   * the ones it names, when it names some) in committed batches of {@code
+   * TASKQ_EVENT_WRITER_BATCH_SIZE} jobs (F1-F3): each batch retries its jobs and writes their
+   * events in one transaction; a deadlocked batch is retried; the drain ends on a short window.
+   * Only jobs that existed and had finished when the call started are matched, so a re-run after an
+   * interruption retries the rest only and a job retried here that fails again is not retried
+   * twice.
+   *
+   * @throws IllegalArgumentException when the filter names no actor, queue, label, error class or
+   *     time range and was not built from {@link JobFilter#everything()}, or names only statuses
+   *     that cannot be retried
+   * @throws RetryWhereException when a batch fails; the batches before it stay committed
+   */
+  RetryWhereResult retryWhere(JobFilter filter, RetryWhereListener listener);
+
+  /**
+   * Pauses a queue, every queue, or an actor (A4): stored in the database, so it holds across
+   * restarts and on every worker, which stop claiming its jobs within one poll, and at once through
+   * the wake channel. Running jobs finish; enqueues, cron fires and scheduled promotion go on (the
+   * jobs wait, pending).
+   *
+   * @param by who pauses (shown by {@link #paused()}), or {@code null}
+   * @param reason why, or {@code null}
+   * @return true when the target was not paused before (a second pause keeps the first's time)
+   */
+  boolean pause(PauseTarget target, @Nullable String by, @Nullable String reason);
+
+  /**
+   * Resumes a paused queue or actor; workers claim its jobs again at once.
+   *
+   * @return true when it was paused
+   */
+  boolean resume(PauseTarget target);
+
+  /** Every stored pause. */
+  List<Pause> paused();
+
+  /** Every queue that has jobs, a registered actor or a pause, with its counts (A8). */
+  List<QueueInfo> queues();
+
+  /** Every registered actor and every actor with jobs, with its counts (A8). */
+  List<ActorInfo> actors();
+
+  /** The session leading the schema's maintenance now (M1), or empty when none holds the lock. */
+  Optional<LeaderInfo> leader();
+
+  /** Jobs per queue that ended failed or crashed at or after {@code since} (A8). */
+  Map<String, Long> failuresSince(Instant since);
+
+  /**
+   * Jobs per actor that ended failed or crashed at or after {@code since} (the dashboard's actors
+   * page, W1).
+   *
+   * @param since the start of the window
+   * @return actor name to the number of such jobs; actors without one are absent
+   */
+  Map<String, Long> actorFailuresSince(Instant since);
+}
