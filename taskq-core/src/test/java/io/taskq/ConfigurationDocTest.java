@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class ConfigurationDocTest {
   private static final Path DOC = Path.of("..", "docs", "configuration.md");
   private static final Path SOURCE =
-      Path.of("src", "main", "java", "io", "taskq", "core", "TaskQConfig.java");
+      Path.of("src", "main", "java", "io", "taskq", "TaskQConfig.java");
   private static final Pattern VARIABLE = Pattern.compile("TASKQ_[A-Z0-9][A-Z0-9_]*");
   private static final Pattern DELIBERATELY_UNKNOWN =
       Pattern.compile("<!-- deliberately unknown: (TASKQ_[A-Z0-9_]+)");
