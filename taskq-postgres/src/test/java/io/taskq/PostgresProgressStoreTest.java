@@ -1,16 +1,15 @@
 package io.taskq;
 
-import io.taskq.progress.PostgresProgressStore;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.taskq.progress.Progress;
-import io.taskq.progress.ProgressSubscription;
 import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.testing.Db;
+import io.taskq.progress.PostgresProgressStore;
+import io.taskq.progress.Progress;
+import io.taskq.progress.ProgressSubscription;
 import io.taskq.redis.RedisConnector;
 import io.taskq.redis.RedisProgressStore;
 import io.taskq.testing.TaskQTest;

@@ -1,7 +1,5 @@
 package io.taskq;
 
-import io.taskq.limits.PostgresSlidingWindow;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -10,6 +8,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.limits.Decision;
+import io.taskq.limits.PostgresSlidingWindow;
 import io.taskq.limits.RateLimitRegistry;
 import io.taskq.limits.SlidingWindowLog;
 import io.taskq.limits.UnavailablePolicy;

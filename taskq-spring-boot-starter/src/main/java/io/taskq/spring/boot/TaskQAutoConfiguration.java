@@ -1,9 +1,9 @@
 package io.taskq.spring.boot;
 
+import io.taskq.TaskQ;
 import io.taskq.TaskQConfig;
 import io.taskq.spi.JobListener;
 import io.taskq.spi.MaintenanceListener;
-import io.taskq.TaskQ;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -53,8 +53,8 @@ public final class TaskQAutoConfiguration {
    *     are read from
    * @param customizers the customizers applied, in order, after the properties
    * @return the checked settings
-   * @throws io.taskq.TaskQConfigException listing every bad setting, each by the name it was
-   *     given under and where
+   * @throws io.taskq.TaskQConfigException listing every bad setting, each by the name it was given
+   *     under and where
    */
   @Bean
   @ConditionalOnMissingBean

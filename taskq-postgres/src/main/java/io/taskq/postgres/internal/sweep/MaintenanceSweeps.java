@@ -1,9 +1,9 @@
 package io.taskq.postgres.internal.sweep;
 
 import io.taskq.TaskQConfig;
-import io.taskq.spi.MaintenanceListener;
 import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
 import io.taskq.postgres.internal.maintenance.SweepCatalog;
+import io.taskq.spi.MaintenanceListener;
 import java.util.List;
 
 /**

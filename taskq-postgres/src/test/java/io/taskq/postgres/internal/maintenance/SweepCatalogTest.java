@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.taskq.SchemaName;
-import io.taskq.spi.MaintenanceListener;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.sweep.Cadence;
 import io.taskq.postgres.internal.sweep.SweepSpec;
 import io.taskq.postgres.internal.sweep.SweepStatement;
+import io.taskq.spi.MaintenanceListener;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
