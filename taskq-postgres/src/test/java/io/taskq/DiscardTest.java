@@ -1,15 +1,14 @@
 package io.taskq;
 
-import io.taskq.bulk.BatchInfo;
-import io.taskq.bulk.BatchRequest;
-import io.taskq.bulk.CancelResult;
-import io.taskq.bulk.EnqueuedBatch;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.taskq.RetryPolicy.Backoff;
+import io.taskq.bulk.BatchInfo;
+import io.taskq.bulk.BatchRequest;
+import io.taskq.bulk.CancelResult;
+import io.taskq.bulk.EnqueuedBatch;
 import io.taskq.operations.DiscardResult;
 import io.taskq.operations.DiscardResult.Outcome;
 import io.taskq.operations.EventRecord;

@@ -1,13 +1,13 @@
 package io.taskq.examples;
 
 import io.taskq.Actor;
+import io.taskq.JobRequest;
+import io.taskq.JobsClient;
+import io.taskq.TaskQ;
 import io.taskq.TaskQConfig;
 import io.taskq.dashboard.Dashboard;
 import io.taskq.dashboard.DashboardServer;
 import io.taskq.dashboard.DashboardSettings;
-import io.taskq.JobRequest;
-import io.taskq.JobsClient;
-import io.taskq.TaskQ;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;

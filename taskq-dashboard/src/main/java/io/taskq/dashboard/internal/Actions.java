@@ -1,8 +1,8 @@
 package io.taskq.dashboard.internal;
 
+import io.taskq.bulk.CancelResult;
 import io.taskq.dashboard.DashboardResponse;
 import io.taskq.dashboard.DashboardUser;
-import io.taskq.bulk.CancelResult;
 import io.taskq.operations.DiscardResult;
 import io.taskq.operations.PauseTarget;
 import io.taskq.operations.RetryResult;

@@ -1,15 +1,11 @@
 package io.taskq.postgres.internal.operations;
 
+import io.taskq.JobInfo;
 import io.taskq.JobStatus;
+import io.taskq.JobStoreException;
 import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.core.internal.NotifyChannels;
-import io.taskq.progress.Progress;
-import io.taskq.progress.ProgressStore;
-import io.taskq.JobInfo;
-import io.taskq.JobStoreException;
-import io.taskq.postgres.internal.NamedStatements;
-import io.taskq.postgres.internal.client.Transactions;
 import io.taskq.operations.ActorInfo;
 import io.taskq.operations.BoundedCount;
 import io.taskq.operations.DiscardResult;
@@ -26,6 +22,10 @@ import io.taskq.operations.QueueInfo;
 import io.taskq.operations.RetryResult;
 import io.taskq.operations.RetryWhereListener;
 import io.taskq.operations.RetryWhereResult;
+import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.client.Transactions;
+import io.taskq.progress.Progress;
+import io.taskq.progress.ProgressStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

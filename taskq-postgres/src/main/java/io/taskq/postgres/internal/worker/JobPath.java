@@ -2,7 +2,6 @@ package io.taskq.postgres.internal.worker;
 
 import io.taskq.Actor;
 import io.taskq.core.internal.NotifyChannels;
-import io.taskq.spi.JobListener;
 import io.taskq.postgres.internal.FencedWrites;
 import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.NamedStatements;
@@ -26,6 +25,7 @@ import io.taskq.postgres.internal.execution.RateLimitWait;
 import io.taskq.postgres.internal.execution.RunningJob;
 import io.taskq.postgres.internal.lease.Heartbeat;
 import io.taskq.postgres.internal.lease.LeaseRelease;
+import io.taskq.spi.JobListener;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;

@@ -1,7 +1,6 @@
 package io.taskq.postgres.internal.worker;
 
 import io.taskq.Actor;
-import io.taskq.spi.JobListener;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.WorkerIdentity;
 import io.taskq.postgres.internal.caps.CapsSettings;
@@ -16,6 +15,7 @@ import io.taskq.postgres.internal.execution.HandlerLauncher;
 import io.taskq.postgres.internal.execution.InFlight;
 import io.taskq.postgres.internal.execution.RunningJob;
 import io.taskq.postgres.internal.lease.Heartbeat;
+import io.taskq.spi.JobListener;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
