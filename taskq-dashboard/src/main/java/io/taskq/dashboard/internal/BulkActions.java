@@ -1,9 +1,9 @@
 package io.taskq.dashboard.internal;
 
-import io.taskq.dashboard.DashboardResponse;
-import io.taskq.dashboard.DashboardUser;
 import io.taskq.bulk.BulkCancelResult;
 import io.taskq.bulk.CancelFilter;
+import io.taskq.dashboard.DashboardResponse;
+import io.taskq.dashboard.DashboardUser;
 import io.taskq.operations.BoundedCount;
 import io.taskq.operations.JobFilter;
 import io.taskq.operations.RetryWhereResult;

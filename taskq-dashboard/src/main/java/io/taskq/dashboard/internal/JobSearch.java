@@ -1,8 +1,8 @@
 package io.taskq.dashboard.internal;
 
 import io.taskq.JobStatus;
-import io.taskq.dashboard.DashboardRequest;
 import io.taskq.bulk.CancelFilter;
+import io.taskq.dashboard.DashboardRequest;
 import io.taskq.operations.JobFilter;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
