@@ -1,11 +1,11 @@
 package io.taskq.dashboard.internal;
 
-import io.taskq.core.JobStatus;
+import io.taskq.JobStatus;
 import io.taskq.dashboard.DashboardResponse;
-import io.taskq.postgres.operations.ActorInfo;
-import io.taskq.postgres.operations.Operations;
-import io.taskq.postgres.operations.Pause;
-import io.taskq.postgres.operations.PauseTarget;
+import io.taskq.operations.ActorInfo;
+import io.taskq.operations.Operations;
+import io.taskq.operations.Pause;
+import io.taskq.operations.PauseTarget;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
