@@ -90,6 +90,10 @@ public final class Actor<T> {
   /**
    * Starts an actor.
    *
+   * @param <T> the payload type
+   * @param codec decodes the payload and encodes the result
+   * @param handler runs one attempt of a job
+   * @return a builder of the actor
    * @param name the actor's name: 1 to 128 characters, no control characters, no surrounding spaces
    * @throws IllegalArgumentException naming the problem with {@code name}
    */
@@ -97,7 +101,12 @@ public final class Actor<T> {
     return new Builder<>(name, codec, handler);
   }
 
-  /** An actor on the default queue whose handler receives the payload's JSON text. */
+  /**
+   * {@return an actor on the default queue whose handler receives the payload's JSON text}
+   *
+   * @param name the actor's name
+   * @param handler the handler, given the payload's JSON text
+   */
   public static Actor<String> rawJson(String name, JobHandler<String> handler) {
     return builder(name, PayloadCodec.rawJson(), handler).build();
   }
@@ -105,6 +114,8 @@ public final class Actor<T> {
   /**
    * Checks an actor or queue name.
    *
+   * @param value the name to check
+   * @return {@code value}, when valid
    * @param what what the name names, for the message ("actor name", "queue")
    * @throws IllegalArgumentException naming {@code what}, the value and the rule it breaks
    */
@@ -145,55 +156,68 @@ public final class Actor<T> {
     return value.length() > 80 ? out + "..." : out.toString();
   }
 
-  /** The actor's name, as jobs name it. */
+  /** {@return the actor's name, as jobs name it} */
   public String name() {
     return name;
   }
 
-  /** The queue the actor's jobs go to unless an enqueue names another. */
+  /** {@return the queue the actor's jobs go to unless an enqueue names another} */
   public String queue() {
     return queue;
   }
 
-  /** Decodes payloads and encodes results. */
+  /**
+   * Decodes payloads and encodes results.
+   *
+   * @return the actor's codec
+   */
   public PayloadCodec<T> codec() {
     return codec;
   }
 
-  /** Runs one attempt of a job. */
+  /**
+   * Runs one attempt of a job.
+   *
+   * @return the actor's handler
+   */
   public JobHandler<T> handler() {
     return handler;
   }
 
   /**
-   * The interceptors around each attempt of this actor's jobs, outermost first (see {@link
-   * JobInterceptor} for the contract); empty for none.
+   * {@return the interceptors around each attempt of this actor's jobs, outermost first (see {@link
+   * JobInterceptor} for the contract); empty for none}
    */
   public List<JobInterceptor> interceptors() {
     return interceptors;
   }
 
   /**
-   * This actor with {@code outer} around its own interceptors: how a TaskQ applies the interceptors
-   * registered for all its actors. Returns this actor when {@code outer} is empty.
+   * {@return this actor with {@code outer} around its own interceptors: how a TaskQ applies the
+   * interceptors registered for all its actors} Returns this actor when {@code outer} is empty.
+   *
+   * @param outer the interceptors to put around this actor's own, outermost first
    */
   public Actor<T> withOuterInterceptors(List<JobInterceptor> outer) {
     return outer.isEmpty() ? this : new Actor<>(this, outer);
   }
 
-  /** The retry policy an enqueue stamps when it names none; empty for the deployment default. */
+  /**
+   * {@return the retry policy an enqueue stamps when it names none; empty for the deployment
+   * default}
+   */
   public Optional<RetryPolicy> retryPolicy() {
     return Optional.ofNullable(retryPolicy);
   }
 
-  /** The cluster-wide cap on this actor's running jobs; empty when uncapped. */
+  /** {@return the cluster-wide cap on this actor's running jobs; empty when uncapped} */
   public OptionalInt maxConcurrency() {
     return maxConcurrency == 0 ? OptionalInt.empty() : OptionalInt.of(maxConcurrency);
   }
 
   /**
-   * The cluster-wide cap on this actor's running jobs that share one concurrency key; empty when
-   * keys cap nothing for this actor.
+   * {@return the cluster-wide cap on this actor's running jobs that share one concurrency key;
+   * empty when keys cap nothing for this actor}
    */
   public OptionalInt maxConcurrencyPerKey() {
     return maxConcurrencyPerKey == 0 ? OptionalInt.empty() : OptionalInt.of(maxConcurrencyPerKey);
@@ -202,6 +226,8 @@ public final class Actor<T> {
   /**
    * Checks a concurrency cap.
    *
+   * @param cap the cap to check
+   * @return {@code cap}, when in range
    * @param what what the cap caps, for the message
    * @throws IllegalArgumentException naming {@code what} and the allowed range
    */
@@ -214,17 +240,19 @@ public final class Actor<T> {
   }
 
   /**
-   * The rate limit the worker applies before running each of the actor's jobs; empty for none. See
-   * {@link Builder#rateLimit(String, RateLimit)}.
+   * {@return the rate limit the worker applies before running each of the actor's jobs; empty for
+   * none} See {@link Builder#rateLimit(String, RateLimit)}.
    */
   public Optional<ActorRateLimit> rateLimit() {
     return Optional.ofNullable(rateLimit);
   }
 
   /**
-   * The name of the limit a job with {@code payload} takes its permit from: the limit's name, or
-   * for a keyed limit {@code {name}:{key}} with the key the actor derives from the payload.
+   * {@return the name of the limit a job with {@code payload} takes its permit from: the limit's
+   * name, or for a keyed limit {@code {name}:{key}} with the key the actor derives from the
+   * payload}
    *
+   * @param payload the job's decoded payload
    * @throws IllegalStateException when the actor declares no rate limit
    * @throws IllegalArgumentException when the derived key is empty or carries a NUL
    */
@@ -260,7 +288,14 @@ public final class Actor<T> {
    *     per key derived from the payload (one per customer, say), rather than from {@code name}
    */
   public record ActorRateLimit(String name, RateLimit limit, boolean keyed) {
-    /** Validates the name (F6, M7). */
+    /**
+     * Validates the name (F6, M7).
+     *
+     * @param keyed whether each job takes its permit from {@code {name}:{key}}, a limit of its own
+     *     per key derived from the payload (one per customer, say), rather than from {@code name}
+     * @param limit the algorithm and its budget
+     * @param name the limit's name in its store, e.g. {@code partner-api}
+     */
     public ActorRateLimit {
       Objects.requireNonNull(name, "rate limit name");
       Objects.requireNonNull(limit, "rate limit");
@@ -272,7 +307,11 @@ public final class Actor<T> {
     }
   }
 
-  /** Builds an {@link Actor}; each setter checks its argument at once. */
+  /**
+   * Builds an {@link Actor}; each setter checks its argument at once.
+   *
+   * @param <T> the payload type
+   */
   public static final class Builder<T> {
     private final String name;
     private final PayloadCodec<T> codec;
@@ -294,6 +333,8 @@ public final class Actor<T> {
     /**
      * The queue the actor's jobs go to; default {@code default}.
      *
+     * @param queue the queue the actor's jobs go to; default {@code default}
+     * @return this builder
      * @throws IllegalArgumentException for an empty or over-long name, or one with control
      *     characters or surrounding spaces
      */
@@ -302,7 +343,12 @@ public final class Actor<T> {
       return this;
     }
 
-    /** The retry policy stamped on the actor's jobs when an enqueue names none. */
+    /**
+     * The retry policy stamped on the actor's jobs when an enqueue names none.
+     *
+     * @param policy the retry policy stamped on the actor's jobs when an enqueue names none
+     * @return this builder
+     */
     public Builder<T> retryPolicy(RetryPolicy policy) {
       this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
       return this;
@@ -315,6 +361,9 @@ public final class Actor<T> {
      * the same limit shares its budget. The worker's rate-limit store decides (Redis when
      * configured, else the PostgreSQL sliding window; see {@code docs/rate-limits.md}).
      *
+     * @param name the limit's name, shared by every actor and process that names it
+     * @param limit the limit; every actor naming {@code name} must give an equal one
+     * @return this builder
      * @throws IllegalArgumentException when {@code name} is empty, carries a NUL, or is
      *     process-local ({@code taskq:global:queue:})
      */
@@ -331,6 +380,9 @@ public final class Actor<T> {
      * keys it used in a registry capped by {@code max_keyed_rate_limits} (S10) and the PostgreSQL
      * rows of idle keys are reclaimed (S9).
      *
+     * @param name the limit's name; each key's limit is {@code {name}:{key}}
+     * @param limit each key's limit
+     * @return this builder
      * @param key derives the key from a payload; must return a non-empty string without NUL
      */
     public Builder<T> rateLimit(String name, RateLimit limit, Function<T, String> key) {
@@ -343,6 +395,9 @@ public final class Actor<T> {
      * At most {@code cap} jobs of this actor run at once across every worker of the schema (L7).
      * Default: uncapped.
      *
+     * @param cap at most {@code cap} jobs of this actor run at once across every worker of the
+     *     schema (L7)
+     * @return this builder
      * @throws IllegalArgumentException unless {@code cap} is in 1..10 000
      */
     public Builder<T> maxConcurrency(int cap) {
@@ -355,6 +410,9 @@ public final class Actor<T> {
      * worker of the schema (L7); the key is given at enqueue. Jobs enqueued without a key are not
      * counted. Default: keys cap nothing.
      *
+     * @param cap at most {@code cap} jobs of this actor that share a concurrency key run at once
+     *     across every worker of the schema (L7); the key is given at enqueue
+     * @return this builder
      * @throws IllegalArgumentException unless {@code cap} is in 1..10 000
      */
     public Builder<T> maxConcurrencyPerKey(int cap) {
@@ -365,13 +423,16 @@ public final class Actor<T> {
     /**
      * Adds an interceptor around each attempt of this actor's jobs (P6), inside the TaskQ's own
      * interceptors and after the ones added before it; {@link JobInterceptor} states the contract.
+     *
+     * @param interceptor the interceptor to add
+     * @return this builder
      */
     public Builder<T> intercept(JobInterceptor interceptor) {
       interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
       return this;
     }
 
-    /** The actor. */
+    /** {@return the actor} */
     public Actor<T> build() {
       return new Actor<>(this);
     }

@@ -15,29 +15,30 @@ import org.jspecify.annotations.Nullable;
  * stop early and save the work.
  */
 public interface JobContext {
-  /** The job's id. */
+  /** {@return the job's id} */
   long jobId();
 
-  /** The name of the actor the job was enqueued for. */
+  /** {@return the name of the actor the job was enqueued for} */
   String actor();
 
-  /** The queue the job was claimed from. */
+  /** {@return the queue the job was claimed from} */
   String queue();
 
-  /** This attempt's number, starting at 1. */
+  /** {@return this attempt's number, starting at 1} */
   int attempt();
 
-  /** The attempt bound stamped on the job at enqueue; the job fails for good after it. */
+  /** {@return the attempt bound stamped on the job at enqueue; the job fails for good after it} */
   int maxAttempts();
 
   /**
-   * True once a cancel was requested for this job, or the worker lost its lease on it; stays true.
+   * {@return true once a cancel was requested for this job, or the worker lost its lease on it;
+   * stays true}
    */
   boolean isCancelRequested();
 
   /**
-   * The job's {@code schedule_to_close} deadline, if it has one. The instant is the database
-   * clock's; a later sweep fails jobs that run past it.
+   * {@return the job's {@code schedule_to_close} deadline, if it has one} The instant is the
+   * database clock's; a later sweep fails jobs that run past it.
    */
   Optional<Instant> deadline();
 
@@ -58,7 +59,13 @@ public interface JobContext {
    */
   void reportProgress(double fraction, String message, @Nullable String detailJson);
 
-  /** {@link #reportProgress(double, String, String)} without detail. */
+  /**
+   * {@link #reportProgress(double, String, String)} without detail.
+   *
+   * @param fraction the share done, 0..1
+   * @param message what is being done, at most {@link io.taskq.progress.Progress#MAX_MESSAGE_CHARS}
+   *     characters
+   */
   default void reportProgress(double fraction, String message) {
     reportProgress(fraction, message, null);
   }

@@ -50,6 +50,8 @@ public interface JobInterceptor {
   /**
    * Runs around one attempt.
    *
+   * @param execution the attempt; {@link Execution#proceed()} runs the rest of the chain and the
+   *     handler
    * @return the attempt's result (usually what {@code execution.proceed()} returned)
    * @throws Exception to fail the attempt
    */
@@ -57,10 +59,12 @@ public interface JobInterceptor {
 
   /** One attempt, as an interceptor sees it. */
   interface Execution {
-    /** The job's identity, attempt, deadline and cancel flag: what the handler gets. */
+    /** {@return the job's identity, attempt, deadline and cancel flag: what the handler gets} */
     JobContext context();
 
-    /** The payload's JSON text, as stored ({@code jsonb}'s rewrite of what was enqueued). */
+    /**
+     * {@return the payload's JSON text, as stored ({@code jsonb}'s rewrite of what was enqueued)}
+     */
     String payloadJson();
 
     /**

@@ -12,28 +12,35 @@ import java.util.Set;
  * four states are terminal.
  */
 public enum JobStatus {
+  /** Waiting for its run time. */
   SCHEDULED,
+  /** Due, and claimable by a worker. */
   PENDING,
+  /** Claimed by a worker, which holds its lease. */
   RUNNING,
+  /** Ended: the handler returned. */
   SUCCEEDED,
+  /** Ended: an attempt failed and no retry follows. */
   FAILED,
+  /** Ended: its worker lost the lease and no attempt was left. */
   CRASHED,
+  /** Ended: cancelled before it finished. */
   CANCELLED;
 
   private static final Set<JobStatus> TERMINAL = EnumSet.of(SUCCEEDED, FAILED, CRASHED, CANCELLED);
 
-  /** The value stored in the {@code status} column: the lower-case name. */
+  /** {@return the value stored in the {@code status} column: the lower-case name} */
   public String dbValue() {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** True for {@code succeeded}, {@code failed}, {@code crashed} and {@code cancelled}. */
+  /** {@return true for {@code succeeded}, {@code failed}, {@code crashed} and {@code cancelled}} */
   public boolean isTerminal() {
     return TERMINAL.contains(this);
   }
 
   /**
-   * Whether the lifecycle allows moving from this status to {@code next}.
+   * {@return whether the lifecycle allows moving from this status to {@code next}}
    *
    * <ul>
    *   <li>scheduled -> pending (due, S3), cancelled (L8), failed (deadline, S2)
@@ -42,6 +49,8 @@ public enum JobStatus {
    *       scheduled (retry later), crashed (reclaim without attempts left), cancelled
    *   <li>terminal states never move (prune archives them instead)
    * </ul>
+   *
+   * @param next the status to move to
    */
   public boolean canTransitionTo(JobStatus next) {
     return switch (this) {
@@ -55,6 +64,8 @@ public enum JobStatus {
   /**
    * Parses a {@code status} column value.
    *
+   * @param value the column value, such as {@code pending}
+   * @return the status
    * @throws IllegalArgumentException naming the value when it is not a known status
    */
   public static JobStatus fromDb(String value) {

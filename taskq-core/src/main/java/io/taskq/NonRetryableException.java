@@ -18,7 +18,11 @@ import org.jspecify.annotations.Nullable;
 public class NonRetryableException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  /** A failure that no further attempt can mend, described by {@code message}. */
+  /**
+   * A failure that no further attempt can mend, described by {@code message}.
+   *
+   * @param message what failed
+   */
   public NonRetryableException(String message) {
     super(message);
   }
@@ -26,6 +30,9 @@ public class NonRetryableException extends RuntimeException {
   /**
    * A failure that no further attempt can mend, described by {@code message}, caused by {@code
    * cause}.
+   *
+   * @param message what failed
+   * @param cause the underlying failure, or {@code null}
    */
   public NonRetryableException(String message, @Nullable Throwable cause) {
     super(message, cause);

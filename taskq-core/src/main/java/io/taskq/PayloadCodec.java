@@ -18,6 +18,7 @@ public interface PayloadCodec<T> {
   /**
    * Decodes a job's payload.
    *
+   * @return the payload
    * @param json the stored payload, a JSON document as text
    */
   T decode(String json);
@@ -25,14 +26,15 @@ public interface PayloadCodec<T> {
   /**
    * Encodes a handler's result (never {@code null}: a {@code null} result stores nothing).
    *
+   * @param result the handler's result, not {@code null}
    * @return well-formed JSON text; the database rejects anything else and the attempt fails with
    *     {@code error_class} {@code InvalidResult}
    */
   String encode(Object result);
 
   /**
-   * A codec that passes JSON text through: payloads arrive as their JSON text, and a handler
-   * returns JSON text (a {@link CharSequence}), a number or a boolean.
+   * {@return a codec that passes JSON text through: payloads arrive as their JSON text, and a
+   * handler returns JSON text (a {@link CharSequence}), a number or a boolean}
    */
   static PayloadCodec<String> rawJson() {
     return RawJsonCodec.INSTANCE;

@@ -22,13 +22,16 @@ import java.util.Objects;
 public final class RetryPolicy {
   /** The backoff curve. */
   public enum Backoff {
+    /** Delays grow by doubling: {@code base * 2^(attempt - 1)}. */
     EXPONENTIAL,
+    /** Delays grow by {@code base} per attempt: {@code base * attempt}. */
     LINEAR,
+    /** Every delay is {@code base}. */
     CONSTANT;
 
     private final String dbValue = name().toLowerCase(java.util.Locale.ROOT);
 
-    /** The value stored in {@code jobs.retry_backoff}. */
+    /** {@return the value stored in {@code jobs.retry_backoff}} */
     public String dbValue() {
       return dbValue;
     }
@@ -58,14 +61,17 @@ public final class RetryPolicy {
     this.maxAttempts = maxAttempts;
   }
 
-  /** Exponential from 1 s, capped at 10 min, 20 % jitter, 20 attempts. */
+  /**
+   * {@return the default policy: exponential from 1 s, capped at 10 min, 20 % jitter, 20 attempts}
+   */
   public static RetryPolicy defaults() {
     return DEFAULT;
   }
 
   /**
-   * A policy; each argument is checked at once.
+   * {@return a policy; each argument is checked at once}
    *
+   * @param backoff the backoff curve
    * @param base the first delay: whole milliseconds, 1 ms to 365 days
    * @param cap the largest delay: whole milliseconds, from {@code base} to 365 days
    * @param jitter the fraction of each delay that is random, in [0, 1]
@@ -108,19 +114,24 @@ public final class RetryPolicy {
     }
   }
 
-  /** A copy with another attempt bound. */
+  /**
+   * {@return a copy with another attempt bound}
+   *
+   * @param attempts the new bound on attempts
+   */
   public RetryPolicy withMaxAttempts(int attempts) {
     return of(backoff, base, cap, jitter, attempts);
   }
 
   /**
-   * The delay after attempt {@code attempt} (1-based; below 1 counts as 1) failed.
+   * {@return the delay after attempt {@code attempt} (1-based; below 1 counts as 1) failed}
    *
    * <p>The arithmetic mirrors the SQL function {@code retry_delay} operation for operation in IEEE
    * doubles (raw delay, the least of raw, cap and ceiling, the jitter factor, then {@code / 1000 *
    * 1 000 000} to microseconds rounded half-to-even, as PostgreSQL 15's {@code make_interval}
    * does), so both sides produce the same microsecond.
    *
+   * @param attempt the attempt that failed
    * @param maxRetryBackoff the deployment-wide ceiling ({@code max_retry_backoff}), not negative;
    *     whole milliseconds count (a sub-millisecond part is dropped, as its bigint column drops it)
    * @param u a uniform random number in [0, 1]; 0 gives the undithered delay, values near 1 take
@@ -152,27 +163,56 @@ public final class RetryPolicy {
     };
   }
 
-  /** True when a job that has started {@code attemptsSoFar} attempts may run again. */
+  /**
+   * {@return true when a job that has started {@code attemptsSoFar} attempts may run again}
+   *
+   * @param attemptsSoFar the attempts started so far
+   */
   public boolean allowsAnotherAttempt(int attemptsSoFar) {
     return attemptsSoFar < maxAttempts;
   }
 
+  /**
+   * The backoff curve.
+   *
+   * @return the backoff curve
+   */
   public Backoff backoff() {
     return backoff;
   }
 
+  /**
+   * The delay after the first failed attempt, before jitter.
+   *
+   * @return the base delay
+   */
   public Duration base() {
     return base;
   }
 
+  /**
+   * The largest delay, before jitter.
+   *
+   * @return the cap on the delay
+   */
   public Duration cap() {
     return cap;
   }
 
+  /**
+   * The share of a delay jitter may take off, 0..1.
+   *
+   * @return the jitter share
+   */
   public double jitter() {
     return jitter;
   }
 
+  /**
+   * The attempts in all, the first included.
+   *
+   * @return the bound on attempts
+   */
   public int maxAttempts() {
     return maxAttempts;
   }

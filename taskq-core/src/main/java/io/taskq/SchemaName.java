@@ -32,6 +32,8 @@ public final class SchemaName {
   /**
    * Validates {@code name} and returns it as a schema name.
    *
+   * @param name the schema name, as given
+   * @return the schema name
    * @throws IllegalArgumentException naming the problem when the name is empty, longer than 63
    *     UTF-8 bytes, contains a double quote, a colon, a control character or an unpaired
    *     surrogate, or starts with {@code pg_} (in any case)
@@ -45,7 +47,11 @@ public final class SchemaName {
     return new SchemaName(name);
   }
 
-  /** Returns why {@code name} is not a valid schema name, or {@code null} when it is. */
+  /**
+   * {@return why {@code name} is not a valid schema name, or {@code null} when it is}
+   *
+   * @param name the name to check
+   */
   public static @Nullable String problem(String name) {
     if (name.isEmpty()) {
       return "must not be empty";
@@ -92,12 +98,15 @@ public final class SchemaName {
     return i > 0 && Character.isHighSurrogate(name.charAt(i - 1));
   }
 
-  /** The name exactly as given (case and spaces kept). */
+  /** {@return the name exactly as given (case and spaces kept)} */
   public String value() {
     return value;
   }
 
-  /** The name as a quoted SQL identifier, safe to splice into a statement: {@code "My-Schema"}. */
+  /**
+   * {@return the name as a quoted SQL identifier, safe to splice into a statement: {@code
+   * "My-Schema"}}
+   */
   public String quoted() {
     return '"' + value + '"';
   }

@@ -19,6 +19,7 @@ public final class TaskQConfigException extends IllegalArgumentException {
   /**
    * Creates the exception; its message lists every problem, one per line.
    *
+   * @param problems every problem found, at least one
    * @throws IllegalArgumentException when {@code problems} is empty
    */
   public TaskQConfigException(List<Problem> problems) {
@@ -26,7 +27,7 @@ public final class TaskQConfigException extends IllegalArgumentException {
     this.problems = List.copyOf(problems);
   }
 
-  /** Every problem found, never empty. */
+  /** {@return every problem found, never empty} */
   public List<Problem> problems() {
     return problems;
   }
@@ -49,10 +50,21 @@ public final class TaskQConfigException extends IllegalArgumentException {
    * @param variables the {@code TASKQ_*} variables involved: one, or two for a cross-field rule
    * @param message a full sentence naming the variables, their values and what is allowed; it never
    *     contains a password
+   * @serial exclude
    */
+  // JDK 17's javadoc wants comments on a serializable record's component fields, which have no
+  // place to write one; the record is left out of the serialized form instead.
+  @SuppressWarnings("InvalidBlockTag")
   public record Problem(List<String> variables, String message) implements Serializable {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Copies {@code variables}.
+     *
+     * @param message a full sentence naming the variables, their values and what is allowed; it
+     *     never contains a password
+     * @param variables the {@code TASKQ_*} variables involved: one, or two for a cross-field rule
+     */
     public Problem {
       variables = List.copyOf(variables);
     }

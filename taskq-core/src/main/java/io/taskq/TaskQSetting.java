@@ -43,14 +43,14 @@ public record TaskQSetting(
         knob.exposure() == Knob.Exposure.SECRET);
   }
 
-  /** Whether the value is a comma-separated list (a framework may bind it as a list). */
+  /** {@return whether the value is a comma-separated list (a framework may bind it as a list)} */
   public boolean isList() {
     return javaType.startsWith("List");
   }
 
   /**
-   * The accessor in kebab case, the form Spring Boot documents: {@code claimBatchSize} gives {@code
-   * claim-batch-size}.
+   * {@return the accessor in kebab case, the form Spring Boot documents: {@code claimBatchSize}
+   * gives {@code claim-batch-size}}
    */
   public String kebabName() {
     StringBuilder out = new StringBuilder();

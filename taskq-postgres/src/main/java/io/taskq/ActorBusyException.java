@@ -8,9 +8,20 @@ package io.taskq;
 public final class ActorBusyException extends IllegalStateException {
   private static final long serialVersionUID = 1L;
 
+  /** The actor that was not deregistered. */
   private final String actor;
+
+  /** The jobs that made the call refuse. */
   private final long jobs;
 
+  /**
+   * A refusal to deregister {@code actor}, which has {@code jobs} jobs in the state {@code what}
+   * names.
+   *
+   * @param actor the actor's name
+   * @param jobs the jobs that made the call refuse
+   * @param what the state of those jobs, such as {@code running}
+   */
   public ActorBusyException(String actor, long jobs, String what) {
     super(
         "cannot deregister actor '"
@@ -25,11 +36,12 @@ public final class ActorBusyException extends IllegalStateException {
     this.jobs = jobs;
   }
 
+  /** {@return the actor that was not deregistered} */
   public String actor() {
     return actor;
   }
 
-  /** The jobs that made the call refuse. */
+  /** {@return the jobs that made the call refuse} */
   public long jobs() {
     return jobs;
   }

@@ -9,6 +9,24 @@ import org.jspecify.annotations.Nullable;
 /**
  * A snapshot of one job's row, as {@link JobsClient#find(long)} read it.
  *
+ * @param id the job's id
+ * @param actor the actor's name
+ * @param queue the queue's name
+ * @param status the status when it was read
+ * @param priority the priority; lower runs first
+ * @param runAt when the job is due
+ * @param deadlineAt the {@code schedule_to_close} deadline, else {@code null}
+ * @param lockedBy the worker holding the lease, else {@code null}
+ * @param lockExpiresAt when that lease expires, else {@code null}
+ * @param uniqueKey the single-flight identity key (L6), else {@code null}
+ * @param uniqueUntil until when it holds, else {@code null}
+ * @param resultExpiresAt when the result expires, else {@code null}
+ * @param errorClass the last failed attempt's error class, else {@code null}
+ * @param errorMessage the last failed attempt's message, else {@code null}
+ * @param errorStack the last failed attempt's stack trace, else {@code null}
+ * @param createdAt when the job was enqueued
+ * @param startedAt when its latest attempt started, else {@code null}
+ * @param finishedAt when it ended, else {@code null}
  * @param payloadJson the payload in PostgreSQL's {@code jsonb} normal form (keys sorted, one space
  *     after ':' and ','), equal as JSON to what was enqueued
  * @param labels the labels, sorted by key
@@ -47,11 +65,42 @@ public record JobInfo(
     @Nullable Instant finishedAt,
     boolean archived) {
 
+  /**
+   * Copies the labels, sorted by key.
+   *
+   * @param id the job's id
+   * @param actor the actor's name
+   * @param queue the queue's name
+   * @param status the status when it was read
+   * @param priority the priority; lower runs first
+   * @param runAt when the job is due
+   * @param deadlineAt the {@code schedule_to_close} deadline, else {@code null}
+   * @param lockedBy the worker holding the lease, else {@code null}
+   * @param lockExpiresAt when that lease expires, else {@code null}
+   * @param uniqueKey the single-flight identity key (L6), else {@code null}
+   * @param uniqueUntil until when it holds, else {@code null}
+   * @param resultExpiresAt when the result expires, else {@code null}
+   * @param errorClass the last failed attempt's error class, else {@code null}
+   * @param errorMessage the last failed attempt's message, else {@code null}
+   * @param errorStack the last failed attempt's stack trace, else {@code null}
+   * @param createdAt when the job was enqueued
+   * @param startedAt when its latest attempt started, else {@code null}
+   * @param finishedAt when it ended, else {@code null}
+   * @param archived true when the job was found in {@code jobs_archive} (pruned, S11)
+   * @param attempt attempts started so far
+   * @param cancelRequestedAt when a cancel was requested while the job ran (L8)
+   * @param concurrencyKey the key its concurrency cap counts it under (L7), else {@code null}
+   * @param labels the labels, sorted by key
+   * @param payloadJson the payload in PostgreSQL's {@code jsonb} normal form (keys sorted, one
+   *     space after ':' and ','), equal as JSON to what was enqueued
+   * @param resultJson the handler's result until it expires (L5), else {@code null}
+   * @param retryPolicy the policy stamped at enqueue (L3), with {@code maxAttempts}
+   */
   public JobInfo {
     labels = Collections.unmodifiableMap(new TreeMap<>(labels));
   }
 
-  /** Attempts in all, the first included: the stamped policy's bound. */
+  /** {@return the attempts allowed in all, the first included: the stamped policy's bound} */
   public int maxAttempts() {
     return retryPolicy.maxAttempts();
   }

@@ -28,7 +28,12 @@ public final class JobRequest {
   /** Longest actor or queue name, in characters. */
   public static final int MAX_NAME_CHARS = 128;
 
-  /** {@code priority} as the {@code smallint} column stores it; a clear error when out of range. */
+  /**
+   * {@return {@code priority} as the {@code smallint} column stores it; a clear error when out of
+   * range}
+   *
+   * @param priority the priority to check
+   */
   public static short checkPriority(int priority) {
     if (priority < Short.MIN_VALUE || priority > Short.MAX_VALUE) {
       throw new IllegalArgumentException("priority must be in [-32768, 32767], was " + priority);
@@ -95,72 +100,92 @@ public final class JobRequest {
     this.concurrencyKey = b.concurrencyKey;
   }
 
-  /** A request for {@code actor} with {@code payloadJson} and every other option at its default. */
+  /**
+   * {@return a request for {@code actor} with {@code payloadJson} and every other option at its
+   * default}
+   *
+   * @param actor the actor's name
+   * @param payloadJson the payload, one JSON value
+   */
   public static JobRequest of(String actor, String payloadJson) {
     return builder(actor).payloadJson(payloadJson).build();
   }
 
-  /** A builder for a job of {@code actor}; the payload defaults to {@code {}}. */
+  /**
+   * {@return a builder for a job of {@code actor}; the payload defaults to {@code {}}}
+   *
+   * @param actor the actor's name
+   */
   public static Builder builder(String actor) {
     return new Builder(actor);
   }
 
-  /** A builder holding this request's values. */
+  /** {@return a builder holding this request's values} */
   public Builder toBuilder() {
     return new Builder(this);
   }
 
+  /** {@return the actor's name} */
   public String actor() {
     return actor;
   }
 
+  /** {@return the queue, or {@code null} for the actor's own queue} */
   public String queue() {
     return queue;
   }
 
+  /** {@return the payload's JSON text} */
   public String payloadJson() {
     return payloadJson;
   }
 
-  /** The payload's size in UTF-8 bytes, compared with the client's limit at enqueue. */
+  /** {@return the payload's size in UTF-8 bytes, compared with the client's limit at enqueue} */
   public long payloadBytes() {
     return payloadBytes;
   }
 
+  /** {@return the priority; lower runs first} */
   public short priority() {
     return priority;
   }
 
-  /** The absolute run time, or {@code null} when the job runs after {@link #delay()} (or now). */
+  /**
+   * {@return the absolute run time, or {@code null} when the job runs after {@link #delay()} (or
+   * now)}
+   */
   public @Nullable Instant runAt() {
     return runAt;
   }
 
-  /** The delay after the enqueue on the database clock, or {@code null}. */
+  /** {@return the delay after the enqueue on the database clock, or {@code null}} */
   public @Nullable Duration delay() {
     return delay;
   }
 
-  /** The schedule-to-close budget (sets {@code deadline_at}), or {@code null} for none. */
+  /** {@return the schedule-to-close budget (sets {@code deadline_at}), or {@code null} for none} */
   public @Nullable Duration scheduleToClose() {
     return scheduleToClose;
   }
 
   /**
-   * The retry policy stamped into the job (L3), max attempts included. When the request names none,
-   * this is {@link RetryPolicy#defaults()}, and {@link JobsClient} stamps the actor's own policy
-   * instead if the actor has one ({@code Actor.retryPolicy()}).
+   * {@return the retry policy stamped into the job (L3), max attempts included} When the request
+   * names none, this is {@link RetryPolicy#defaults()}, and {@link JobsClient} stamps the actor's
+   * own policy instead if the actor has one ({@code Actor.retryPolicy()}).
    */
   public RetryPolicy retryPolicy() {
     return retryPolicy;
   }
 
-  /** Whether the request names its retry policy ({@link Builder#retryPolicy}). */
+  /** {@return whether the request names its retry policy ({@link Builder#retryPolicy})} */
   public boolean namesRetryPolicy() {
     return retryPolicyNamed;
   }
 
-  /** Whether the request names its queue ({@link Builder#queue}); else its actor's is used (R5). */
+  /**
+   * {@return whether the request names its queue ({@link Builder#queue}); else its actor's is used
+   * (R5)}
+   */
   public boolean namesQueue() {
     return queueNamed;
   }
@@ -191,24 +216,24 @@ public final class JobRequest {
     return new JobRequest(b);
   }
 
-  /** The labels, sorted by key; stored as a JSON object of strings. */
+  /** {@return the labels, sorted by key; stored as a JSON object of strings} */
   public Map<String, String> labels() {
     return labels;
   }
 
-  /** The {@code unique_for} window (L6), or {@code null} when the job is not unique. */
+  /** {@return the {@code unique_for} window (L6), or {@code null} when the job is not unique} */
   public @Nullable Duration uniqueWindow() {
     return uniqueWindow;
   }
 
-  /** The {@code unique_for} identity key, or {@code null} when the job is not unique. */
+  /** {@return the {@code unique_for} identity key, or {@code null} when the job is not unique} */
   public @Nullable String uniqueKey() {
     return uniqueKey;
   }
 
   /**
-   * The key a keyed concurrency cap counts this job under (L7), or {@code null} for none; see
-   * {@link Builder#concurrencyKey(String)}.
+   * {@return the key a keyed concurrency cap counts this job under (L7), or {@code null} for none;
+   * see {@link Builder#concurrencyKey(String)}}
    */
   public @Nullable String concurrencyKey() {
     return concurrencyKey;
@@ -272,6 +297,10 @@ public final class JobRequest {
      * The payload, one JSON value; it must not be blank, contain NUL (raw or as {@code \u0000}) or
      * be invalid JSON. Its size is checked at enqueue against the client's limit. Default {@code
      * {}}.
+     *
+     * @param json the payload, one JSON value; it must not be blank, contain NUL (raw or as {@code
+     *     \u0000}) or be invalid JSON
+     * @return this builder
      */
     public Builder payloadJson(String json) {
       Objects.requireNonNull(json, "payloadJson");
@@ -290,6 +319,9 @@ public final class JobRequest {
     /**
      * The queue, 1 to 128 characters without NUL. Default: the queue the actor declares ({@code
      * Actor.queue()}) when the client knows the actor, else {@code default}.
+     *
+     * @param queue the queue, 1 to 128 characters without NUL
+     * @return this builder
      */
     public Builder queue(String queue) {
       this.queue =
@@ -298,7 +330,12 @@ public final class JobRequest {
       return this;
     }
 
-    /** Lower runs first; -32768 to 32767. Default 0. */
+    /**
+     * Lower runs first; -32768 to 32767. Default 0.
+     *
+     * @param priority the lower runs first; -32768 to 32767
+     * @return this builder
+     */
     public Builder priority(int priority) {
       this.priority = checkPriority(priority);
       return this;
@@ -307,6 +344,9 @@ public final class JobRequest {
     /**
      * Runs the job at {@code instant} (years 1 to 9999); a past instant means now. Replaces any
      * {@link #delay}. Default: now.
+     *
+     * @param instant when the job runs
+     * @return this builder
      */
     public Builder runAt(Instant instant) {
       Objects.requireNonNull(instant, "runAt");
@@ -322,6 +362,9 @@ public final class JobRequest {
     /**
      * Runs the job {@code delay} after the enqueue, on the database clock; 0 to 3650 days. Replaces
      * any {@link #runAt}. Default: no delay.
+     *
+     * @param delay the delay after the enqueue
+     * @return this builder
      */
     public Builder delay(Duration delay) {
       this.delay = checkDuration("delay", delay, Duration.ZERO);
@@ -332,6 +375,10 @@ public final class JobRequest {
     /**
      * The schedule-to-close budget from enqueue: past it the job fails with {@code
      * DeadlineExceeded} (S2); 1 ms to 3650 days. Default: none.
+     *
+     * @param budget the schedule-to-close budget from enqueue: past it the job fails with {@code
+     *     DeadlineExceeded} (S2); 1 ms to 3650 days
+     * @return this builder
      */
     public Builder scheduleToClose(Duration budget) {
       this.scheduleToClose = checkDuration("scheduleToClose", budget, Duration.ofMillis(1));
@@ -342,6 +389,9 @@ public final class JobRequest {
      * The retry policy stamped into the job (L3). Default: the actor's policy when it has one
      * ({@code Actor.retryPolicy()}, applied by {@link JobsClient} for the actors it knows), else
      * {@link RetryPolicy#defaults()}.
+     *
+     * @param policy the retry policy stamped into the job (L3)
+     * @return this builder
      */
     public Builder retryPolicy(RetryPolicy policy) {
       this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
@@ -352,6 +402,10 @@ public final class JobRequest {
     /**
      * Attempts in all, the first run included, 1 to 1 000 000; overrides the retry policy's bound
      * whichever is set first. Default: the policy's.
+     *
+     * @param attempts the attempts in all, the first run included, 1 to 1 000 000; overrides the
+     *     retry policy's bound whichever is set first
+     * @return this builder
      */
     public Builder maxAttempts(int attempts) {
       if (attempts < 1 || attempts > 1_000_000) {
@@ -364,6 +418,9 @@ public final class JobRequest {
     /**
      * Labels stored with the job as a JSON object of strings: keys 1 to 128 characters, values up
      * to 1024, no NUL in either. Replaces earlier labels. Default: none.
+     *
+     * @param labels the labels, by key
+     * @return this builder
      */
     public Builder labels(Map<String, String> labels) {
       Objects.requireNonNull(labels, "labels");
@@ -392,6 +449,10 @@ public final class JobRequest {
      * Makes the enqueue single-flight (L6): while a job of this actor with {@code identityKey} was
      * enqueued less than {@code window} ago and is not cancelled, enqueueing again returns that
      * job's id instead of a new job. Window 1 ms to 3650 days; key 1 to 256 characters, no NUL.
+     *
+     * @param window how long the identity holds after an enqueue
+     * @param identityKey the identity that makes two enqueues the same job
+     * @return this builder
      */
     public Builder uniqueFor(Duration window, String identityKey) {
       Duration checked = checkDuration("uniqueFor window", window, Duration.ofMillis(1));
@@ -409,6 +470,11 @@ public final class JobRequest {
      * declares {@code maxConcurrencyPerKey(n)}, at most n of its jobs with the same key run at once
      * across the cluster, e.g. {@code concurrencyKey("customer-42")}. Jobs of an actor without a
      * keyed cap ignore the key. Key 1 to 256 characters without NUL. Default: none.
+     *
+     * @param key the counts the job under {@code key} for its actor's keyed concurrency cap (L7):
+     *     while the actor declares {@code maxConcurrencyPerKey(n)}, at most n of its jobs with the
+     *     same key run at once across the cluster, e.g. {@code concurrencyKey("customer-42")}
+     * @return this builder
      */
     public Builder concurrencyKey(String key) {
       this.concurrencyKey =
@@ -417,6 +483,7 @@ public final class JobRequest {
       return this;
     }
 
+    /** {@return the request} */
     public JobRequest build() {
       return new JobRequest(this);
     }

@@ -12,14 +12,21 @@ import org.jspecify.annotations.Nullable;
 public final class JobStoreException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** The SQLSTATE of the database's error, or {@code null} when it had none. */
   private final @Nullable String sqlState;
 
+  /**
+   * A failed database call, described by {@code message}, caused by {@code cause}.
+   *
+   * @param message what failed
+   * @param cause the driver's exception
+   */
   public JobStoreException(String message, SQLException cause) {
     super(message + ": " + cause.getMessage() + " (SQLSTATE " + cause.getSQLState() + ")", cause);
     this.sqlState = cause.getSQLState();
   }
 
-  /** The SQLSTATE of the failure, when the driver reported one. */
+  /** {@return the SQLSTATE of the failure, when the driver reported one} */
   public @Nullable String sqlState() {
     return sqlState;
   }

@@ -104,15 +104,24 @@ public final class JobsClient {
     this.afterCommit = b.afterCommit;
   }
 
-  /** A client with default settings. The schema must be migrated already. */
+  /**
+   * {@return a client with default settings. The schema must be migrated already}
+   *
+   * @param dataSource the database to enqueue in
+   * @param schema the TaskQ schema, already migrated
+   */
   public static JobsClient create(DataSource dataSource, SchemaName schema) {
     return builder(dataSource, schema).build();
   }
 
   /**
-   * A client configured from {@code config}: its schema ({@code TASKQ_SCHEMA_NAME}), payload limit
-   * ({@code TASKQ_MAX_PAYLOAD_BYTES}), and the default statement timeout kept at or below the
-   * socket timeout ({@code TASKQ_SOCKET_TIMEOUT}, D10). The schema must be migrated already.
+   * {@return a client configured from {@code config}: its schema ({@code TASKQ_SCHEMA_NAME}),
+   * payload limit ({@code TASKQ_MAX_PAYLOAD_BYTES}), and the default statement timeout kept at or
+   * below the socket timeout ({@code TASKQ_SOCKET_TIMEOUT}, D10)} The schema must be migrated
+   * already.
+   *
+   * @param dataSource the database to enqueue in
+   * @param config the configuration to read
    */
   public static JobsClient create(DataSource dataSource, TaskQConfig config) {
     return configured(dataSource, config).build();
@@ -135,12 +144,17 @@ public final class JobsClient {
         : DEFAULT_STATEMENT_TIMEOUT;
   }
 
-  /** A builder for a client of {@code schema} on {@code dataSource}. */
+  /**
+   * {@return a builder for a client of {@code schema} on {@code dataSource}}
+   *
+   * @param dataSource the database to enqueue in
+   * @param schema the TaskQ schema, already migrated
+   */
   public static Builder builder(DataSource dataSource, SchemaName schema) {
     return new Builder(dataSource, schema);
   }
 
-  /** The schema this client works in. */
+  /** {@return the schema this client works in} */
   public SchemaName schema() {
     return schema;
   }
@@ -148,6 +162,7 @@ public final class JobsClient {
   /**
    * Enqueues one job and commits it.
    *
+   * @param request the job to enqueue
    * @return the job's id; for a {@code unique_for} request whose twin is live, the twin's id
    * @throws IllegalArgumentException when the payload is over the client's limit (nothing sent)
    * @throws JobStoreException when the database call fails
@@ -159,6 +174,7 @@ public final class JobsClient {
   /**
    * Enqueues a batch in one transaction: all jobs or none.
    *
+   * @param requests the jobs to enqueue
    * @return the ids in the order of {@code requests}
    */
   public List<Long> enqueueAll(List<JobRequest> requests) {
@@ -182,12 +198,22 @@ public final class JobsClient {
    * Enqueues one job on the caller's connection, inside the caller's transaction when one is open
    * (auto-commit off): it commits or rolls back with the caller's work. The connection is neither
    * committed, rolled back nor closed. In auto-commit mode the job is committed at once.
+   *
+   * @param connection the caller's connection
+   * @param request the job to enqueue
+   * @return the job's id (for a {@code unique_for} request whose twin is live, the twin's)
    */
   public long enqueue(Connection connection, JobRequest request) {
     return enqueueAll(connection, List.of(request)).get(0);
   }
 
-  /** Enqueues a batch on the caller's connection; see {@link #enqueue(Connection, JobRequest)}. */
+  /**
+   * Enqueues a batch on the caller's connection; see {@link #enqueue(Connection, JobRequest)}.
+   *
+   * @param connection the caller's connection
+   * @param requests the jobs to enqueue
+   * @return the ids in the order of {@code requests}
+   */
   public List<Long> enqueueAll(Connection connection, List<JobRequest> requests) {
     Objects.requireNonNull(connection, "connection");
     boolean atomic = inserter.validate(requests);
@@ -219,7 +245,11 @@ public final class JobsClient {
     GuardedJobListener.enqueued(listener, requests, JobRequest::actor, JobRequest::queue);
   }
 
-  /** The job with {@code id} in this schema (also once archived), or empty. */
+  /**
+   * {@return the job with {@code id} in this schema (also once archived), or empty}
+   *
+   * @param id the job's id
+   */
   public Optional<JobInfo> find(long id) {
     try (Connection c = dataSource.getConnection()) {
       return statements.find(c, id);
@@ -231,6 +261,9 @@ public final class JobsClient {
   /**
    * Cancels one job (L8): a scheduled or pending job becomes {@code cancelled} at once, with its
    * event row in the same transaction; a running job gets a cancel request its handler can observe.
+   *
+   * @param id the job's id
+   * @return what the call did to the job
    */
   public CancelResult cancel(long id) {
     try (Connection c = dataSource.getConnection()) {
@@ -294,6 +327,8 @@ public final class JobsClient {
    * member, all or nothing. When the last member reaches a terminal status, the transaction that
    * makes it terminal completes the batch and enqueues the hook, exactly once.
    *
+   * @param request the batch to enqueue
+   * @return the batch's id and its members' ids
    * @throws IllegalArgumentException when a payload (a member's or the hook's) is over the limit
    * @throws JobStoreException when the database call fails
    */
@@ -314,6 +349,10 @@ public final class JobsClient {
    * Enqueues a batch on the caller's connection, inside the caller's transaction when one is open:
    * the batch and its members exist if and only if the caller's work commits. See {@link
    * #enqueue(Connection, JobRequest)}.
+   *
+   * @param connection the caller's connection
+   * @param request the batch to enqueue
+   * @return the batch's id and its members' ids
    */
   public EnqueuedBatch enqueueBatch(Connection connection, BatchRequest request) {
     Objects.requireNonNull(connection, "connection");
@@ -338,7 +377,11 @@ public final class JobsClient {
     }
   }
 
-  /** The batch with {@code id} in this schema, or empty. */
+  /**
+   * {@return the batch with {@code id} in this schema, or empty}
+   *
+   * @param id the batch's id
+   */
   public Optional<BatchInfo> findBatch(long id) {
     try (Connection c = dataSource.getConnection()) {
       return batches.find(c, id);
@@ -350,6 +393,9 @@ public final class JobsClient {
   /**
    * Cancels every job {@code filter} matches (S13, F1-F3); see {@link #cancelWhere(CancelFilter,
    * BulkProgressListener)}.
+   *
+   * @param filter which jobs to cancel
+   * @return the jobs cancelled and asked to cancel
    */
   public BulkCancelResult cancelWhere(CancelFilter filter) {
     return cancelWhere(filter, BulkProgressListener.NONE);
@@ -366,6 +412,10 @@ public final class JobsClient {
    * BulkOperationException} carrying the progress; calling again continues where it stopped. A
    * batch that deadlocks is retried (3 attempts in all, backoff with jitter); when all fail, {@link
    * DeadlockRetriesExhaustedException}.
+   *
+   * @param filter which jobs to cancel
+   * @param listener told after each committed batch
+   * @return the jobs cancelled and asked to cancel
    */
   public BulkCancelResult cancelWhere(CancelFilter filter, BulkProgressListener listener) {
     Objects.requireNonNull(filter, "filter");
@@ -376,6 +426,10 @@ public final class JobsClient {
   /**
    * Deregisters {@code actor} (F4); see {@link #deregisterActor(String, boolean, boolean,
    * BulkProgressListener)}, without a queue purge.
+   *
+   * @param name the actor's name
+   * @param force true to cancel its open jobs first
+   * @return what the deregistration did
    */
   public DeregistrationResult deregisterActor(String name, boolean force) {
     return deregisterActor(name, force, false, BulkProgressListener.NONE);
@@ -393,6 +447,12 @@ public final class JobsClient {
    * concurrency-limit slots of the actor (actor and keyed caps), and of its queue when no other
    * registered actor serves it, are deleted. Jobs enqueued for the actor afterwards are not
    * refused; a worker that still registers it re-creates its {@code actor_config} row.
+   *
+   * @param name the actor's name
+   * @param force true to cancel its open jobs first
+   * @param purgeQueue true to also delete the actor's free concurrency-limit slots
+   * @param listener told after each committed batch
+   * @return what the deregistration did
    */
   public DeregistrationResult deregisterActor(
       String name, boolean force, boolean purgeQueue, BulkProgressListener listener) {
@@ -435,6 +495,10 @@ public final class JobsClient {
     /**
      * The largest payload accepted, in UTF-8 bytes; a larger one fails with an {@link
      * IllegalArgumentException} before reaching the database. 1 to 256 MiB; default 1 MiB.
+     *
+     * @param bytes the largest payload accepted, in UTF-8 bytes; a larger one fails with an {@link
+     *     IllegalArgumentException} before reaching the database. 1 to 256 MiB; default 1 MiB
+     * @return this builder
      */
     public Builder maxPayloadBytes(long bytes) {
       if (bytes < 1 || bytes > 256L << 20) {
@@ -448,6 +512,10 @@ public final class JobsClient {
     /**
      * The longest any one statement of the client may run, lock waits included, rounded up to whole
      * seconds; 1 s to 1 h. Default 10 s. Keep it below the connection's socket timeout.
+     *
+     * @param timeout the longest any one statement of the client may run, lock waits included,
+     *     rounded up to whole seconds; 1 s to 1 h
+     * @return this builder
      */
     public Builder statementTimeout(Duration timeout) {
       Objects.requireNonNull(timeout, "statementTimeout");
@@ -464,6 +532,9 @@ public final class JobsClient {
      * The actors whose own retry policy ({@code Actor.retryPolicy()}) is stamped into their jobs
      * when a request names none (L3: request policy, then actor policy, then {@link
      * RetryPolicy#defaults()}). A {@code TaskQ}'s client knows its registered actors already.
+     *
+     * @param actors the registered actors
+     * @return this builder
      */
     public Builder actors(Collection<? extends Actor<?>> actors) {
       Map<String, RetryPolicy> policies = new HashMap<>();
@@ -491,6 +562,10 @@ public final class JobsClient {
     /**
      * Rows per committed batch of a bulk operation ({@code TASKQ_EVENT_WRITER_BATCH_SIZE}); 1 to 10
      * 000. Default 100.
+     *
+     * @param rows the rows per committed batch of a bulk operation ({@code
+     *     TASKQ_EVENT_WRITER_BATCH_SIZE}); 1 to 10 000
+     * @return this builder
      */
     public Builder eventWriterBatchSize(int rows) {
       if (rows < 1 || rows > 10_000) {
@@ -504,6 +579,10 @@ public final class JobsClient {
     /**
      * The server-side statement timeout of each batch of a bulk operation ({@code
      * TASKQ_EVENT_WRITER_STATEMENT_TIMEOUT_MS}); 1 ms to 1 h. Default 1750 ms.
+     *
+     * @param timeout the server-side statement timeout of each batch of a bulk operation ({@code
+     *     TASKQ_EVENT_WRITER_STATEMENT_TIMEOUT_MS}); 1 ms to 1 h
+     * @return this builder
      */
     public Builder eventWriterStatementTimeout(Duration timeout) {
       Objects.requireNonNull(timeout, "eventWriterStatementTimeout");
@@ -521,6 +600,9 @@ public final class JobsClient {
      * binding, say). Its exceptions are logged and dropped, never failing the enqueue.
      *
      * <p>Default: none.
+     *
+     * @param listener the listener
+     * @return this builder
      */
     public Builder listener(JobListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
@@ -536,6 +618,7 @@ public final class JobsClient {
       return this;
     }
 
+    /** {@return a client with this builder's settings} */
     public JobsClient build() {
       return new JobsClient(this);
     }

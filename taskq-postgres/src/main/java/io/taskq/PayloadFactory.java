@@ -17,8 +17,9 @@ import io.taskq.cron.ScheduledFire;
 @FunctionalInterface
 public interface PayloadFactory {
   /**
-   * The payload of {@code fire}'s job: one JSON value, without NUL.
+   * {@return the payload of {@code fire}'s job: one JSON value, without NUL}
    *
+   * @param fire the schedule's fire
    * @throws Exception to fail this fire (the schedule's failure count goes up)
    */
   String payloadJson(ScheduledFire fire) throws Exception;

@@ -12,10 +12,21 @@ package io.taskq;
 public final class SchemaMigrationException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * A migration failure described by {@code message}.
+   *
+   * @param message what failed
+   */
   public SchemaMigrationException(String message) {
     super(message);
   }
 
+  /**
+   * A migration failure described by {@code message}, caused by {@code cause}.
+   *
+   * @param message what failed
+   * @param cause the underlying failure
+   */
   public SchemaMigrationException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -62,7 +62,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code
  * try (TaskQ taskq = TaskQ.builder(dataSource).build()) {
- *   taskq.register(Actor.rawJson("send-email", (json, ctx) -> mailer.send(json)));
+ *   taskq.register(
+ *       Actor.rawJson(
+ *           "send-email",
+ *           (json, ctx) -> {
+ *             mailer.send(json);
+ *             return null; // no result to store
+ *           }));
  *   taskq.start();
  *   taskq.jobs().enqueue(JobRequest.of("send-email", "{\"to\": \"a@example.com\"}"));
  *   ...
@@ -168,12 +174,19 @@ public final class TaskQ implements AutoCloseable {
     this.observeSql = NamedStatements.load("io/taskq/postgres/sql/observe.sql", schema());
   }
 
-  /** A TaskQ that opens its own pool from {@code TASKQ_DATABASE_URL}, unless given a DataSource. */
+  /**
+   * {@return a TaskQ that opens its own pool from {@code TASKQ_DATABASE_URL}, unless given a
+   * DataSource}
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** A TaskQ on the application's {@code dataSource}. */
+  /**
+   * {@return a TaskQ on the application's {@code dataSource}}
+   *
+   * @param dataSource the application's data source
+   */
   public static Builder builder(DataSource dataSource) {
     return new Builder().dataSource(dataSource);
   }
@@ -181,6 +194,8 @@ public final class TaskQ implements AutoCloseable {
   /**
    * Registers an actor; before {@link #start()} only.
    *
+   * @param actor the actor to register
+   * @return this TaskQ
    * @throws IllegalArgumentException when an actor of that name is already registered
    * @throws IllegalStateException after {@link #start()}
    */
@@ -264,8 +279,8 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
-   * The schema's migrations as an operation (A7): apply, verify, status ({@code
-   * docs/operations.md}). Usable before {@link #start()} and in a producer-only process.
+   * {@return the schema's migrations as an operation (A7): apply, verify, status ({@code
+   * docs/operations.md})} Usable before {@link #start()} and in a producer-only process.
    *
    * @throws IllegalStateException after {@link #close()}
    */
@@ -278,6 +293,9 @@ public final class TaskQ implements AutoCloseable {
    * payload from it at fire time. Register the same factories in every process that runs a cron
    * loop (every process with maintenance on), before {@link #start()}: any of them may run a tick.
    *
+   * @param name the factory's name, as schedules name it
+   * @param factory the factory
+   * @return this TaskQ
    * @throws IllegalArgumentException when the name is empty, too long, contains NUL, or is taken
    */
   public TaskQ registerPayloadFactory(String name, PayloadFactory factory) {
@@ -286,8 +304,9 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
-   * The client to create, change, enable, disable, delete and list this schema's cron schedules
-   * (S12, {@code docs/cron.md}). Usable before {@link #start()}, once the schema is migrated.
+   * {@return the client to create, change, enable, disable, delete and list this schema's cron
+   * schedules (S12, {@code docs/cron.md})} Usable before {@link #start()}, once the schema is
+   * migrated.
    *
    * @throws IllegalStateException after {@link #close()}
    */
@@ -312,8 +331,8 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
-   * The client to enqueue, look up and cancel jobs in this TaskQ's schema. Usable before {@link
-   * #start()} (a process may enqueue without running workers), once the schema is migrated.
+   * {@return the client to enqueue, look up and cancel jobs in this TaskQ's schema} Usable before
+   * {@link #start()} (a process may enqueue without running workers), once the schema is migrated.
    *
    * @throws IllegalStateException after {@link #close()}
    */
@@ -335,9 +354,9 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
-   * The operations handle of this schema (A1-A4): search, counts, one job's full story, retry by
-   * hand and by filter, pause and resume ({@code docs/operations.md}). Usable before {@link
-   * #start()} and in a process that registers no actor, once the schema is migrated.
+   * {@return the operations handle of this schema (A1-A4): search, counts, one job's full story,
+   * retry by hand and by filter, pause and resume ({@code docs/operations.md})} Usable before
+   * {@link #start()} and in a process that registers no actor, once the schema is migrated.
    *
    * @throws IllegalStateException after {@link #close()}
    */
@@ -360,10 +379,10 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
-   * Where job progress is kept and read (M5): the store given to {@link Builder#progress}, else the
-   * PostgreSQL store of this schema ({@link PostgresProgressStore}, subscriptions by polling).
-   * Handlers report through {@link io.taskq.JobContext#reportProgress}; clients read a job's latest
-   * progress and subscribe here.
+   * {@return where job progress is kept and read (M5): the store given to {@link Builder#progress},
+   * else the PostgreSQL store of this schema ({@link PostgresProgressStore}, subscriptions by
+   * polling)} Handlers report through {@link io.taskq.JobContext#reportProgress}; clients read a
+   * job's latest progress and subscribe here.
    *
    * @throws IllegalStateException after {@link #close()}
    */
@@ -381,9 +400,9 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
-   * The crash-reclaim event feed of this TaskQ's schema (E1-E4), configured from its settings; its
-   * polls report the feed's lag to the job listener ({@code taskq.events.feed_lag}). Usable before
-   * {@link #start()}, once the schema is migrated.
+   * {@return the crash-reclaim event feed of this TaskQ's schema (E1-E4), configured from its
+   * settings; its polls report the feed's lag to the job listener ({@code taskq.events.feed_lag})}
+   * Usable before {@link #start()}, once the schema is migrated.
    *
    * @throws IllegalStateException after {@link #close()}
    */
@@ -397,8 +416,8 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
-   * Pending jobs per queue and the age of the oldest runnable one, by the database clock: the
-   * source of the queue-depth gauges. One grouped read of the pending jobs under a 5-second
+   * {@return pending jobs per queue and the age of the oldest runnable one, by the database clock:
+   * the source of the queue-depth gauges} One grouped read of the pending jobs under a 5-second
    * statement timeout; queues without pending jobs are absent.
    *
    * @throws SQLException when the read fails or times out
@@ -427,9 +446,10 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
-   * Jobs that finished within {@code window} before now, per minute of the database clock (minutes
-   * without any are absent): the dashboard's throughput chart. One grouped range read of the
-   * finished-jobs index under a 5-second statement timeout; jobs already pruned are not counted.
+   * {@return jobs that finished within {@code window} before now, per minute of the database clock
+   * (minutes without any are absent): the dashboard's throughput chart} One grouped range read of
+   * the finished-jobs index under a 5-second statement timeout; jobs already pruned are not
+   * counted.
    *
    * @param window how far back, 1 minute to 1 day
    * @throws SQLException when the read fails or times out
@@ -466,6 +486,7 @@ public final class TaskQ implements AutoCloseable {
    * The readiness probe's database check: borrows a connection and runs one trivial statement
    * within {@code timeout} (rounded up to whole seconds).
    *
+   * @param timeout the longest the check may take
    * @throws SQLException when the database does not answer in time
    * @throws IllegalStateException after {@link #close()}
    */
@@ -492,6 +513,7 @@ public final class TaskQ implements AutoCloseable {
    * limits are not consulted and no heartbeat renews the lease. Meant for tests; works whether or
    * not this TaskQ runs a worker (a job a worker claimed first is left to it).
    *
+   * @return the attempts in the order they ran
    * @throws IllegalStateException when no actor is registered, after {@link #close()}, or when 100
    *     000 attempts ran and jobs are still due (handlers that enqueue without end)
    * @throws JobStoreException when the database fails
@@ -501,8 +523,9 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
-   * {@link #drain()}, including scheduled jobs and jobs waiting out a retry backoff: each job runs
-   * now, attempt after attempt, until it ends (its attempts are bounded by its retry policy).
+   * {@return the attempts in the order they ran} Like {@link #drain()}, but including scheduled
+   * jobs and jobs waiting out a retry backoff: each job runs now, attempt after attempt, until it
+   * ends (its attempts are bounded by its retry policy).
    *
    * @throws IllegalStateException as {@link #drain()} does
    * @throws JobStoreException when the database fails
@@ -709,11 +732,11 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
-   * The readiness view of this process's maintenance (O7): {@code degraded} with its reasons, and
-   * each sweep's last success and batch size. A process that is not the leader, has not completed a
-   * sweep yet, or runs no maintenance reports {@code degraded=false} with the reason {@value
-   * MaintenanceHealth#NO_SWEEP_YET}. Degraded is for operators to read, not a reason to fail a
-   * liveness probe.
+   * {@return the readiness view of this process's maintenance (O7): {@code degraded} with its
+   * reasons, and each sweep's last success and batch size} A process that is not the leader, has
+   * not completed a sweep yet, or runs no maintenance reports {@code degraded=false} with the
+   * reason {@value MaintenanceHealth#NO_SWEEP_YET}. Degraded is for operators to read, not a reason
+   * to fail a liveness probe.
    */
   public MaintenanceHealth.Report health() {
     Maintenance running = maintenance;
@@ -723,37 +746,40 @@ public final class TaskQ implements AutoCloseable {
     return running.health().report();
   }
 
-  /** Whether {@link #start()} ran and {@link #close()} has not: the readiness probe's state. */
+  /**
+   * {@return whether {@link #start()} ran and {@link #close()} has not: the readiness probe's
+   * state}
+   */
   public boolean isRunning() {
     return state == State.STARTED;
   }
 
-  /** Whether {@link #close()} was called. */
+  /** {@return whether {@link #close()} was called} */
   public boolean isClosed() {
     return state == State.CLOSED;
   }
 
   /**
-   * Whether this process is the schema's maintenance leader now (as of its last check, O6). Never
-   * waits on the database: it reads what the leader loop last proved (R1).
+   * {@return whether this process is the schema's maintenance leader now (as of its last check,
+   * O6)} Never waits on the database: it reads what the leader loop last proved (R1).
    */
   public boolean isLeader() {
     Maintenance running = maintenance;
     return running != null && running.isLeader();
   }
 
-  /** The schema this TaskQ works in. */
+  /** {@return the schema this TaskQ works in} */
   public SchemaName schema() {
     return config.schemaName();
   }
 
-  /** The settings this TaskQ runs with. */
+  /** {@return the settings this TaskQ runs with} */
   public TaskQConfig config() {
     return config;
   }
 
   /**
-   * This process's worker id (the {@code workers} row, {@code jobs.locked_by}).
+   * {@return this process's worker id (the {@code workers} row, {@code jobs.locked_by})}
    *
    * @throws IllegalStateException when not running
    */
@@ -803,6 +829,9 @@ public final class TaskQ implements AutoCloseable {
      * process that runs the queue's jobs must declare the same cap. Actor and per-key caps are
      * declared on the {@link Actor}; {@code docs/concurrency-limits.md}.
      *
+     * @param queue the queue's name
+     * @param cap the most jobs of the queue running at once
+     * @return this builder
      * @throws IllegalArgumentException for a bad queue name or a cap outside 1..10 000
      */
     public Builder queueConcurrency(String queue, int cap) {
@@ -819,6 +848,9 @@ public final class TaskQ implements AutoCloseable {
      * per rate-limited actor at {@link TaskQ#start()}. Default: every limit kept in PostgreSQL as a
      * sliding window (a token bucket or GCRA as the window that never admits more; {@code
      * docs/rate-limits.md}).
+     *
+     * @param factory makes the limiter of each declared limit
+     * @return this builder
      */
     public Builder rateLimiters(Function<Actor.ActorRateLimit, RateLimiter> factory) {
       this.rateLimiters = Objects.requireNonNull(factory, "rateLimiters");
@@ -829,19 +861,36 @@ public final class TaskQ implements AutoCloseable {
      * Where handlers' progress goes and clients read it (M5): a {@code RedisProgressStore} of
      * {@code taskq-redis}, say, with a {@link PostgresProgressStore} as its fallback. TaskQ does
      * not close it. Default: the PostgreSQL store of the schema, owned and closed by TaskQ.
+     *
+     * @param store where handlers' progress goes and clients read it (M5): a {@code
+     *     RedisProgressStore} of {@code taskq-redis}, say, with a {@link PostgresProgressStore} as
+     *     its fallback
+     * @return this builder
      */
     public Builder progress(ProgressStore store) {
       this.progress = Objects.requireNonNull(store, "progress");
       return this;
     }
 
-    /** The settings; default {@link TaskQConfig#fromEnv()}, read when {@link #build()} runs. */
+    /**
+     * The settings; default {@link TaskQConfig#fromEnv()}, read when {@link #build()} runs.
+     *
+     * @param config the settings; default {@link TaskQConfig#fromEnv()}, read when {@link #build()}
+     *     runs
+     * @return this builder
+     */
     public Builder config(TaskQConfig config) {
       this.config = Objects.requireNonNull(config, "config");
       return this;
     }
 
-    /** The application's data source; without one TaskQ opens a pool from the configuration. */
+    /**
+     * The application's data source; without one TaskQ opens a pool from the configuration.
+     *
+     * @param dataSource the application's data source; without one TaskQ opens a pool from the
+     *     configuration
+     * @return this builder
+     */
     public Builder dataSource(DataSource dataSource) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
       return this;
@@ -851,6 +900,9 @@ public final class TaskQ implements AutoCloseable {
      * Runs handlers on {@code executor} (a virtual-thread executor on Java 21+, say) instead of a
      * pool TaskQ owns. TaskQ never shuts it down; at most {@code TASKQ_WORKER_CONCURRENCY} of its
      * tasks are TaskQ's at once.
+     *
+     * @param executor the executor that runs handlers
+     * @return this builder
      */
     public Builder executor(Executor executor) {
       this.executor = Objects.requireNonNull(executor, "executor");
@@ -860,6 +912,9 @@ public final class TaskQ implements AutoCloseable {
     /**
      * Whether {@code start()} applies the schema migrations; default true. Turn off when the schema
      * is migrated with another tool (the plain-SQL files are in {@code sql/}).
+     *
+     * @param migrate whether {@code start()} applies the schema migrations; default true
+     * @return this builder
      */
     public Builder migrate(boolean migrate) {
       this.migrate = migrate;
@@ -871,6 +926,10 @@ public final class TaskQ implements AutoCloseable {
      * runs the sweeps; default true. Turn off in processes that must never lead (maintenance runs
      * in other processes of the fleet: at least one process per schema must keep it on, or expired
      * leases are never reclaimed and scheduled jobs never become due).
+     *
+     * @param maintenance whether this process campaigns for the schema's maintenance leadership
+     *     and, when elected, runs the sweeps; default true
+     * @return this builder
      */
     public Builder maintenance(boolean maintenance) {
       this.maintenance = maintenance;
@@ -881,6 +940,9 @@ public final class TaskQ implements AutoCloseable {
      * Adds an interceptor around each attempt of every actor this TaskQ registers (P6): outside the
      * actors' own interceptors, after the ones added before it. {@link JobInterceptor} states the
      * contract (order, exceptions, what it may change, cost). Default none.
+     *
+     * @param interceptor the interceptor to add
+     * @return this builder
      */
     public Builder intercept(JobInterceptor interceptor) {
       interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
@@ -898,6 +960,8 @@ public final class TaskQ implements AutoCloseable {
      * TaskQ#drain()}. Batches ({@code enqueueBatch}) and scheduled jobs also wait for a drain.
      * Handler failures are recorded on the job, never thrown to the enqueuer. Replaces {@link
      * #drainOnly()}. Default off.
+     *
+     * @return this builder
      */
     public Builder inline() {
       this.inline = true;
@@ -911,6 +975,8 @@ public final class TaskQ implements AutoCloseable {
      * job runs only when the test calls {@link TaskQ#drain()} or {@link
      * TaskQ#drainIncludingScheduled()}, in the test's thread. Replaces {@link #inline()}. Default
      * off.
+     *
+     * @return this builder
      */
     public Builder drainOnly() {
       this.drainOnly = true;
@@ -922,6 +988,9 @@ public final class TaskQ implements AutoCloseable {
      * Receives the maintenance signals (sweep rows, durations, timeouts, batch sizes, leadership,
      * reclaims; O1-O6), e.g. a metrics binding; default none. Called on the maintenance threads:
      * keep it quick and non-blocking.
+     *
+     * @param listener the listener
+     * @return this builder
      */
     public Builder listener(MaintenanceListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
@@ -935,6 +1004,9 @@ public final class TaskQ implements AutoCloseable {
      * polls; e.g. a metrics binding. Default none. Called on enqueueing, handler and watch threads:
      * keep it quick and non-blocking. Its exceptions are logged and dropped, never failing an
      * enqueue or a job.
+     *
+     * @param jobListener the listener
+     * @return this builder
      */
     public Builder jobListener(JobListener jobListener) {
       this.jobListener = Objects.requireNonNull(jobListener, "jobListener");
@@ -944,6 +1016,7 @@ public final class TaskQ implements AutoCloseable {
     /**
      * Builds the TaskQ (not started; no connection is opened yet).
      *
+     * @return the TaskQ
      * @throws io.taskq.TaskQConfigException when no config was given and the {@code TASKQ_*}
      *     environment is invalid
      * @throws IllegalArgumentException when neither a data source nor {@code TASKQ_DATABASE_URL} is

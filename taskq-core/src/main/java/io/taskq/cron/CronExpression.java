@@ -95,6 +95,8 @@ public final class CronExpression {
   /**
    * Parses {@code expression}.
    *
+   * @param expression the five-field expression
+   * @return the parsed expression
    * @throws IllegalArgumentException naming the problem (the field, the bad part and the allowed
    *     range) when the expression is malformed, contains a NUL, or can never fire (say, February
    *     30th)
@@ -149,15 +151,17 @@ public final class CronExpression {
     return parsed;
   }
 
-  /** The expression as given (trimmed). */
+  /** {@return the expression as given (trimmed)} */
   public String text() {
     return text;
   }
 
   /**
-   * The first fire time strictly after {@code after}, on the wall clock of {@code zone}, with the
-   * daylight-saving rules of the class comment.
+   * {@return the first fire time strictly after {@code after}, on the wall clock of {@code zone},
+   * with the daylight-saving rules of the class comment}
    *
+   * @param after the instant to search after
+   * @param zone the time zone whose wall clock the fields are read in
    * @throws IllegalStateException when no fire time follows within ten years (past year 9999)
    */
   public Instant nextAfter(Instant after, ZoneId zone) {

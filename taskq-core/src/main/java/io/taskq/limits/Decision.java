@@ -19,7 +19,18 @@ public record Decision(boolean allowed, Duration retryAfter, long remaining, boo
   /** {@link #remaining()} when nobody knows: the decision was made without the store. */
   public static final long UNKNOWN_REMAINING = -1;
 
-  /** Validates the components. */
+  /**
+   * Validates the components.
+   *
+   * @param allowed whether the permits were taken
+   * @param degraded true when the store was unreachable and the decision came from the {@link
+   *     UnavailablePolicy} (fail open, fail closed, or the fallback limiter) instead of the store
+   * @param remaining how many more single permits the limit would admit right now, or {@link
+   *     #UNKNOWN_REMAINING} when the decision did not come from the store (fail-open / fail-closed)
+   * @param retryAfter when refused, how long until the same request could succeed (never negative;
+   *     {@link Duration#ZERO} when allowed). A dispatcher reschedules a limited job by this much
+   *     without burning an attempt.
+   */
   public Decision {
     Objects.requireNonNull(retryAfter, "retryAfter");
     if (retryAfter.isNegative()) {
@@ -35,17 +46,26 @@ public record Decision(boolean allowed, Duration retryAfter, long remaining, boo
     }
   }
 
-  /** The store admitted the permits; {@code remaining} more would be admitted now. */
+  /**
+   * {@return the store admitted the permits; {@code remaining} more would be admitted now}
+   *
+   * @param remaining the permits still available now
+   */
   public static Decision allowed(long remaining) {
     return new Decision(true, Duration.ZERO, remaining, false);
   }
 
-  /** The store refused; the same request could succeed after {@code retryAfter}. */
+  /**
+   * {@return the store refused; the same request could succeed after {@code retryAfter}}
+   *
+   * @param retryAfter how long to wait before asking again
+   * @param remaining the permits still available now
+   */
   public static Decision denied(Duration retryAfter, long remaining) {
     return new Decision(false, retryAfter, remaining, false);
   }
 
-  /** This decision, marked as made without the primary store. */
+  /** {@return this decision, marked as made without the primary store} */
   public Decision asDegraded() {
     return degraded ? this : new Decision(allowed, retryAfter, remaining, true);
   }

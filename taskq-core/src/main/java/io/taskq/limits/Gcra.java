@@ -22,7 +22,15 @@ import java.util.Objects;
 public record Gcra(int rate, Duration period, int burst) implements RateLimit {
   private static final int MAX_COUNT = 1_000_000_000;
 
-  /** Validates the parameters. */
+  /**
+   * Validates the parameters.
+   *
+   * @param burst the most requests admitted at once after a quiet spell; 1..1 000 000 000, and
+   *     {@code burst} emission intervals must fit in 366 days
+   * @param period the period of {@code rate}; the emission interval {@code period / rate} (rounded
+   *     down to whole microseconds) must be at least 1 µs
+   * @param rate requests per {@code period} in the steady state; 1..1 000 000 000
+   */
   public Gcra {
     RateLimit.positive(rate, MAX_COUNT, "GCRA rate");
     RateLimit.positive(burst, MAX_COUNT, "GCRA burst");
@@ -38,12 +46,22 @@ public record Gcra(int rate, Duration period, int burst) implements RateLimit {
     RateLimit.requireHorizon(burst, periodMicros / rate, "a GCRA burst");
   }
 
-  /** {@code rate} requests per {@code period}, bursts of up to {@code burst}. */
+  /**
+   * {@return {@code rate} requests per {@code period}, bursts of up to {@code burst}}
+   *
+   * @param rate the requests per period, positive
+   * @param period the period
+   * @param burst the most requests at once, positive
+   */
   public static Gcra of(int rate, Duration period, int burst) {
     return new Gcra(rate, period, burst);
   }
 
-  /** Microseconds between two requests in the steady state (the emission interval T). */
+  /**
+   * Microseconds between two requests in the steady state (the emission interval T).
+   *
+   * @return the emission interval in microseconds
+   */
   public long emissionIntervalMicros() {
     return period.toNanos() / 1000 / rate;
   }

@@ -24,18 +24,20 @@ public sealed interface RateLimit permits TokenBucket, SlidingWindowLog, Gcra {
     GCRA
   }
 
-  /** Which algorithm this limit uses. */
+  /** {@return which algorithm this limit uses} */
   Algorithm algorithm();
 
   /**
-   * The most permits one call can ever be granted (capacity, limit or burst); asking for more is a
-   * programming error, refused with {@link IllegalArgumentException}.
+   * {@return the most permits one call can ever be granted (capacity, limit or burst); asking for
+   * more is a programming error, refused with {@link IllegalArgumentException}}
    */
   int maxPermits();
 
   /**
    * Refuses {@code permits} outside {@code 1..maxPermits()}, naming the limit.
    *
+   * @param permits the permits asked for
+   * @return {@code permits}, when in range
    * @throws IllegalArgumentException naming the argument, its value and the allowed range
    */
   default int requirePermits(int permits) {
@@ -51,7 +53,12 @@ public sealed interface RateLimit permits TokenBucket, SlidingWindowLog, Gcra {
     return permits;
   }
 
-  /** {@code value} in whole microseconds, refusing anything outside {@code 1 µs..366 days}. */
+  /**
+   * {@return {@code value} in whole microseconds, refusing anything outside {@code 1 µs..366 days}}
+   *
+   * @param value the duration
+   * @param what its name, for the message
+   */
   static long micros(Duration value, String what) {
     if (value.isNegative()
         || value.isZero()
@@ -63,7 +70,14 @@ public sealed interface RateLimit permits TokenBucket, SlidingWindowLog, Gcra {
     return value.toNanos() / 1000;
   }
 
-  /** Refuses a count outside {@code 1..max}, naming it. */
+  /**
+   * Refuses a count outside {@code 1..max}, naming it.
+   *
+   * @param value the count
+   * @param max the largest allowed value
+   * @param what its name, for the message
+   * @return {@code value}, when in range
+   */
   static int positive(int value, int max, String what) {
     if (value < 1 || value > max) {
       throw new IllegalArgumentException(what + " must be in 1.." + max + ", was " + value);
@@ -71,7 +85,13 @@ public sealed interface RateLimit permits TokenBucket, SlidingWindowLog, Gcra {
     return value;
   }
 
-  /** Refuses a limit whose state takes longer than {@link #MAX_HORIZON} to drain. */
+  /**
+   * Refuses a limit whose state takes longer than {@link #MAX_HORIZON} to drain.
+   *
+   * @param count the permits of the limit
+   * @param intervalMicros the microseconds each permit takes to drain
+   * @param what the limit, for the message
+   */
   static void requireHorizon(long count, long intervalMicros, String what) {
     long horizon = MAX_HORIZON.toNanos() / 1000;
     if (intervalMicros > horizon / count) {

@@ -57,8 +57,12 @@ public final class RateLimitRegistry implements RateLimiter {
   }
 
   /**
-   * A registry of at most {@code maxEntries} names, evicting names idle for {@code idleAfter}.
+   * {@return a registry of at most {@code maxEntries} names, evicting names idle for {@code
+   * idleAfter}}
    *
+   * @param maxEntries the most names held; the least recently used is evicted beyond it
+   * @param idleAfter the idle time after which a name is evicted
+   * @param clock the clock idleness is measured on
    * @param limiterForName the limiter serving a newly registered name (often the same limiter for
    *     every name); it must not return null
    * @throws IllegalArgumentException when {@code maxEntries} is below 1 or {@code idleAfter} is not
@@ -73,8 +77,13 @@ public final class RateLimitRegistry implements RateLimiter {
   }
 
   /**
-   * A registry capped by {@link TaskQConfig#maxKeyedRateLimits()}, on the system clock, serving
-   * every name with {@code limiter}.
+   * {@return a registry capped by {@link TaskQConfig#maxKeyedRateLimits()}, on the system clock,
+   * serving every name with {@code limiter}}
+   *
+   * @param config the configuration whose {@link TaskQConfig#maxKeyedRateLimits()} caps the
+   *     registry
+   * @param idleAfter the idle time after which a name is evicted
+   * @param limiter the limiter of every name
    */
   public static RateLimitRegistry create(
       TaskQConfig config, Duration idleAfter, RateLimiter limiter) {
@@ -97,6 +106,8 @@ public final class RateLimitRegistry implements RateLimiter {
    * Evicts every name unused for at least {@code idleAfter}; returns how many.
    *
    * <p>Call it on the worker's keyed-eviction tick, before {@link #drainEvicted(Consumer)}.
+   *
+   * @return the number of names evicted
    */
   public int evictIdle() {
     return entries.evictIdle();
@@ -106,6 +117,9 @@ public final class RateLimitRegistry implements RateLimiter {
    * Hands the evicted store-bound names to {@code reclaim} and forgets them; returns how many. With
    * nothing pending it does not call {@code reclaim} at all. If {@code reclaim} throws, the names
    * stay pending (unless used again meanwhile) and the exception propagates.
+   *
+   * @param reclaim receives the evicted names that the store holds state for
+   * @return the number of names handed over
    */
   public int drainEvicted(Consumer<List<String>> reclaim) {
     return entries.drainEvicted(
@@ -115,17 +129,21 @@ public final class RateLimitRegistry implements RateLimiter {
         });
   }
 
-  /** The evicted names not yet drained, oldest first. */
+  /** {@return the evicted names not yet drained, oldest first} */
   public List<String> pendingEvictions() {
     return entries.pendingEvictions();
   }
 
-  /** How many names are registered now; never more than {@code maxEntries}. */
+  /** {@return how many names are registered now; never more than {@code maxEntries}} */
   public int size() {
     return entries.size();
   }
 
-  /** Whether {@code name} is registered now. */
+  /**
+   * {@return whether {@code name} is registered now}
+   *
+   * @param name the limit's name
+   */
   public boolean contains(String name) {
     return entries.contains(name);
   }

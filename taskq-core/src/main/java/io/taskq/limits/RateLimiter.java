@@ -21,6 +21,7 @@ public interface RateLimiter {
   /**
    * Tries to take {@code permits} from the limit named {@code name}.
    *
+   * @return whether the permits were granted, and when to retry if not
    * @param name the limit's key within the schema, e.g. {@code api} or {@code customer:42}
    * @param permits how many to take at once; at least 1 and at most what the limit can ever admit
    *     at once (otherwise the call could never succeed, and is refused with {@link
@@ -28,7 +29,12 @@ public interface RateLimiter {
    */
   Decision tryAcquire(String name, int permits);
 
-  /** Tries to take one permit from the limit named {@code name}. */
+  /**
+   * Tries to take one permit from the limit named {@code name}.
+   *
+   * @param name the limit's name
+   * @return whether the permit was granted, and when to retry if not
+   */
   default Decision tryAcquire(String name) {
     return tryAcquire(name, 1);
   }

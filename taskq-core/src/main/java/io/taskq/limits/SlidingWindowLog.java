@@ -19,18 +19,28 @@ import java.util.Objects;
 public record SlidingWindowLog(int limit, Duration window) implements RateLimit {
   private static final int MAX_LIMIT = 1_000_000;
 
-  /** Validates the parameters. */
+  /**
+   * Validates the parameters.
+   *
+   * @param limit the most permits taken in any window; 1..1 000 000
+   * @param window the window's length; 1 µs..366 days
+   */
   public SlidingWindowLog {
     RateLimit.positive(limit, MAX_LIMIT, "sliding window limit");
     RateLimit.micros(Objects.requireNonNull(window), "sliding window");
   }
 
-  /** At most {@code limit} permits in any {@code window}. */
+  /**
+   * {@return a limit of at most {@code limit} permits in any {@code window}}
+   *
+   * @param limit the most permits in any window, positive
+   * @param window the window's length
+   */
   public static SlidingWindowLog of(int limit, Duration window) {
     return new SlidingWindowLog(limit, window);
   }
 
-  /** The window in microseconds. */
+  /** {@return the window in microseconds} */
   public long windowMicros() {
     return window.toNanos() / 1000;
   }

@@ -21,7 +21,15 @@ public record TokenBucket(int capacity, int refillTokens, Duration refillPeriod)
     implements RateLimit {
   private static final int MAX_COUNT = 1_000_000_000;
 
-  /** Validates the parameters. */
+  /**
+   * Validates the parameters.
+   *
+   * @param capacity the most tokens the bucket holds, and the largest burst; 1..1 000 000 000
+   * @param refillPeriod the period over which {@code refillTokens} arrive; the interval between two
+   *     tokens ({@code refillPeriod / refillTokens}, rounded down to whole microseconds) must be at
+   *     least 1 µs, and an empty bucket must refill within 366 days
+   * @param refillTokens how many tokens arrive per {@code refillPeriod}; 1..1 000 000 000
+   */
   public TokenBucket {
     RateLimit.positive(capacity, MAX_COUNT, "token bucket capacity");
     RateLimit.positive(refillTokens, MAX_COUNT, "token bucket refillTokens");
@@ -37,12 +45,23 @@ public record TokenBucket(int capacity, int refillTokens, Duration refillPeriod)
     RateLimit.requireHorizon(capacity, periodMicros / refillTokens, "an empty token bucket");
   }
 
-  /** A bucket of {@code capacity} tokens that gains {@code refillTokens} per {@code period}. */
+  /**
+   * {@return a bucket of {@code capacity} tokens that gains {@code refillTokens} per {@code
+   * period}}
+   *
+   * @param capacity the most tokens the bucket holds, positive
+   * @param refillTokens the tokens gained per period, positive
+   * @param period the refill period
+   */
   public static TokenBucket of(int capacity, int refillTokens, Duration period) {
     return new TokenBucket(capacity, refillTokens, period);
   }
 
-  /** Microseconds between two tokens. */
+  /**
+   * Microseconds between two tokens.
+   *
+   * @return the refill interval in microseconds
+   */
   public long refillIntervalMicros() {
     return refillPeriod.toNanos() / 1000 / refillTokens;
   }

@@ -23,29 +23,37 @@ import java.util.Objects;
 public sealed interface UnavailablePolicy
     permits UnavailablePolicy.FailOpen, UnavailablePolicy.FailClosed, UnavailablePolicy.Fallback {
 
-  /** Admit every request while the store is unavailable. */
+  /** {@return a policy that admits every request while the store is unavailable} */
   static UnavailablePolicy failOpen() {
     return new FailOpen();
   }
 
   /**
-   * Refuse every request while the store is unavailable, telling the caller to retry after {@code
-   * retryAfter}.
+   * {@return a policy that refuses every request while the store is unavailable, telling the caller
+   * to retry after {@code retryAfter}}
    *
+   * @param retryAfter how long callers should wait; positive
    * @throws IllegalArgumentException when {@code retryAfter} is zero or negative
    */
   static UnavailablePolicy failClosed(Duration retryAfter) {
     return new FailClosed(retryAfter);
   }
 
-  /** Ask {@code fallback} while the store is unavailable. */
+  /**
+   * {@return a policy that asks {@code fallback} while the store is unavailable}
+   *
+   * @param fallback the limiter to ask instead
+   */
   static UnavailablePolicy fallbackTo(RateLimiter fallback) {
     return new Fallback(fallback);
   }
 
   /**
-   * The decision for {@code permits} of {@code name} without the store; always {@link
-   * Decision#degraded()}.
+   * {@return the decision for {@code permits} of {@code name} without the store; always {@link
+   * Decision#degraded()}}
+   *
+   * @param name the limit's name
+   * @param permits the permits asked for
    */
   Decision decide(String name, int permits);
 
@@ -63,7 +71,11 @@ public sealed interface UnavailablePolicy
    * @param retryAfter what a refused caller is told; positive
    */
   record FailClosed(Duration retryAfter) implements UnavailablePolicy {
-    /** Validates {@code retryAfter}. */
+    /**
+     * Validates {@code retryAfter}.
+     *
+     * @param retryAfter how long callers should wait; positive
+     */
     public FailClosed {
       Objects.requireNonNull(retryAfter, "retryAfter");
       if (retryAfter.isNegative() || retryAfter.isZero()) {
@@ -84,7 +96,11 @@ public sealed interface UnavailablePolicy
    * @param limiter the limiter asked instead of the unavailable store
    */
   record Fallback(RateLimiter limiter) implements UnavailablePolicy {
-    /** Validates {@code limiter}. */
+    /**
+     * Validates {@code limiter}.
+     *
+     * @param limiter the limiter to ask instead
+     */
     public Fallback {
       Objects.requireNonNull(limiter, "fallback limiter");
     }

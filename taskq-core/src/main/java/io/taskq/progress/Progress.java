@@ -25,13 +25,22 @@ public record Progress(
   /** Upper bound on {@link #detailJson()}, in UTF-16 chars (16 KiB). */
   public static final int MAX_DETAIL_CHARS = 16 * 1024;
 
-  /** Validates the components like {@link #validate(double, String, String)}. */
+  /**
+   * Validates the components like {@link #validate(double, String, String)}.
+   *
+   * @param detailJson optional structured detail, one JSON value of at most {@value
+   *     #MAX_DETAIL_CHARS} chars, no NUL and no {@code \u0000} escape; {@code null} when absent
+   * @param fraction how far along, {@code 0.0..1.0}
+   * @param jobId the job reporting
+   * @param message a short human-readable status, at most {@value #MAX_MESSAGE_CHARS} chars, no NUL
+   * @param reportedAt when the store accepted the report, on the store's clock
+   */
   public Progress {
     validate(fraction, message, detailJson);
     Objects.requireNonNull(reportedAt, "reportedAt");
   }
 
-  /** The detail, when there is one. */
+  /** {@return the detail, when there is one} */
   public Optional<String> detail() {
     return Optional.ofNullable(detailJson);
   }
@@ -40,6 +49,10 @@ public record Progress(
    * Refuses a report a store must not accept; every {@link ProgressReporter} calls it before
    * touching its store, so bad input fails the same way on every store (F6).
    *
+   * @param fraction the share done, 0..1
+   * @param message what is being done, at most {@link io.taskq.progress.Progress#MAX_MESSAGE_CHARS}
+   *     characters
+   * @param detailJson a JSON object with details, or {@code null}
    * @throws IllegalArgumentException naming the argument, the problem and the allowed range
    */
   public static void validate(double fraction, String message, @Nullable String detailJson) {

@@ -15,12 +15,24 @@ public interface ProgressReporter {
    * Stores {@code fraction}, {@code message} and {@code detailJson} as the latest progress of job
    * {@code jobId} and notifies subscribers.
    *
+   * @param jobId the job's id
+   * @param fraction the share done, 0..1
+   * @param message what is being done, at most {@link io.taskq.progress.Progress#MAX_MESSAGE_CHARS}
+   *     characters
+   * @param detailJson a JSON object with details, or {@code null}
    * @throws IllegalArgumentException when the report is invalid (see {@link
    *     Progress#validate(double, String, String)})
    */
   void report(long jobId, double fraction, String message, @Nullable String detailJson);
 
-  /** {@link #report(long, double, String, String)} without detail. */
+  /**
+   * {@link #report(long, double, String, String)} without detail.
+   *
+   * @param jobId the job's id
+   * @param fraction the share done, 0..1
+   * @param message what is being done, at most {@link io.taskq.progress.Progress#MAX_MESSAGE_CHARS}
+   *     characters
+   */
   default void report(long jobId, double fraction, String message) {
     report(jobId, fraction, message, null);
   }

@@ -14,8 +14,9 @@ import java.util.function.Consumer;
  */
 public interface ProgressStore extends ProgressReporter {
   /**
-   * The latest progress of job {@code jobId}; empty when none was reported or it expired.
+   * {@return the latest progress of job {@code jobId}; empty when none was reported or it expired}
    *
+   * @param jobId the job's id
    * @throws ProgressUnavailableException when the store cannot answer within its timeout
    */
   Optional<Progress> latest(long jobId);
@@ -24,6 +25,9 @@ public interface ProgressStore extends ProgressReporter {
    * Calls {@code listener} with each report of job {@code jobId} from now on, until the returned
    * subscription is closed.
    *
+   * @param jobId the job's id
+   * @param listener called with each report, on the store's thread
+   * @return the subscription; close it to stop
    * @throws ProgressUnavailableException when the subscription cannot be set up within the timeout
    */
   ProgressSubscription subscribe(long jobId, Consumer<Progress> listener);
@@ -32,6 +36,8 @@ public interface ProgressStore extends ProgressReporter {
    * Calls {@code listener} with each report of every job of the schema from now on, until the
    * returned subscription is closed.
    *
+   * @param listener called with each report, on the store's thread
+   * @return the subscription; close it to stop
    * @throws ProgressUnavailableException when the subscription cannot be set up within the timeout
    */
   ProgressSubscription subscribeAll(Consumer<Progress> listener);

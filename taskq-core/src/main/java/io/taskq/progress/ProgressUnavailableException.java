@@ -4,7 +4,12 @@ package io.taskq.progress;
 public final class ProgressUnavailableException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  /** {@code message} names what was attempted; {@code cause} is the store's failure. */
+  /**
+   * {@code message} names what was attempted; {@code cause} is the store's failure.
+   *
+   * @param message what was attempted
+   * @param cause the store's failure
+   */
   public ProgressUnavailableException(String message, Throwable cause) {
     super(message, cause);
   }

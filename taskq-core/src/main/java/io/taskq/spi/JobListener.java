@@ -23,6 +23,10 @@ public interface JobListener {
   /**
    * {@code count} jobs of {@code actor} were enqueued on {@code queue} (one call per enqueue
    * statement, after it committed). Maps to the counter {@code taskq.jobs.enqueued{actor, queue}}.
+   *
+   * @param actor the jobs' actor
+   * @param queue the queue they were enqueued on
+   * @param count the jobs the statement enqueued
    */
   default void jobsEnqueued(String actor, String queue, int count) {}
 
@@ -31,6 +35,10 @@ public interface JobListener {
    * pickupLatency} is the time from when the job became runnable (its scheduled time, or its
    * enqueue time) to the claim. Maps to the counter {@code taskq.jobs.started{actor, queue}} and
    * the timer {@code taskq.jobs.pickup_latency{actor, queue}}.
+   *
+   * @param actor the job's actor
+   * @param queue the queue it was claimed from
+   * @param pickupLatency the time from runnable to claimed
    */
   default void jobStarted(String actor, String queue, Duration pickupLatency) {}
 
@@ -38,6 +46,10 @@ public interface JobListener {
    * A job of {@code actor} on {@code queue} returned successfully after executing for {@code
    * execution}. Maps to the counter {@code taskq.jobs.succeeded{actor, queue}} and the timer {@code
    * taskq.jobs.execution{actor, queue, outcome="succeeded"}}.
+   *
+   * @param actor the job's actor
+   * @param queue the job's queue
+   * @param execution how long the attempt ran
    */
   default void jobSucceeded(String actor, String queue, Duration execution) {}
 
@@ -46,6 +58,10 @@ public interface JobListener {
    * execution}, whether or not it will be retried. Maps to the counter {@code
    * taskq.jobs.failed{actor, queue}} and the timer {@code taskq.jobs.execution{actor, queue,
    * outcome="failed"}}.
+   *
+   * @param actor the job's actor
+   * @param queue the job's queue
+   * @param execution how long the attempt ran
    */
   default void jobFailed(String actor, String queue, Duration execution) {}
 
@@ -53,6 +69,8 @@ public interface JobListener {
    * A poll of the reclaim-event feed returned; {@code lag} is the age of the newest event it
    * delivered (zero when the feed is caught up). Maps to the gauge {@code taskq.events.feed_lag}
    * (seconds).
+   *
+   * @param lag the age of the newest event delivered; zero when caught up
    */
   default void eventFeedLag(Duration lag) {}
 }

@@ -63,6 +63,8 @@ public final class MaintenanceHealth implements MaintenanceListener {
    * Declares that {@code sweepName} runs every {@code period} rather than every sweep interval (the
    * daily prune), so it is stalled only after three of its own periods.
    *
+   * @param sweepName the sweep's {@code sweep_name}
+   * @param period how often it runs
    * @throws IllegalArgumentException when {@code period} is not positive
    */
   public synchronized void expectPeriod(String sweepName, Duration period) {
@@ -94,7 +96,7 @@ public final class MaintenanceHealth implements MaintenanceListener {
     batchSizes.clear();
   }
 
-  /** The view now. */
+  /** {@return the view now} */
   public synchronized Report report() {
     Instant now = clock.instant();
     List<String> reasons = new ArrayList<>();
@@ -163,9 +165,14 @@ public final class MaintenanceHealth implements MaintenanceListener {
     return value;
   }
 
-  /** A sweep's used and configured batch size (O2). */
+  /**
+   * A sweep's used and configured batch size (O2).
+   *
+   * @param used the batch size the sweep runs with now
+   * @param configured the configured batch size
+   */
   public record BatchSize(int used, int configured) {
-    /** True when the breaker's reduced tier is in force. */
+    /** {@return true when the breaker's reduced tier is in force} */
     public boolean isReduced() {
       return used < configured;
     }
@@ -194,17 +201,24 @@ public final class MaintenanceHealth implements MaintenanceListener {
    * @param sweeps every sweep seen since the last demotion, by name
    */
   public record Report(boolean degraded, List<String> reasons, List<SweepState> sweeps) {
-    /** Immutable copies of the lists. */
+    /**
+     * Immutable copies of the lists.
+     *
+     * @param degraded whether any sweep is stalled or on the reduced tier
+     * @param reasons why it is degraded; or {@value #NO_SWEEP_YET} when no sweep has completed yet;
+     *     empty when healthy
+     * @param sweeps every sweep seen since the last demotion, by name
+     */
     public Report {
       reasons = List.copyOf(reasons);
       sweeps = List.copyOf(sweeps);
     }
 
     /**
-     * The report as the {@code maintenance} JSON object of {@code /ready}, for example {@code
-     * {"degraded":false,"reasons":["no sweep has completed yet"],"sweeps":{}}}. Each sweep carries
-     * {@code last_success} (ISO-8601 or null), {@code batch_size} and {@code batch_size_configured}
-     * (or null before its first batch).
+     * {@return the report as the {@code maintenance} JSON object of {@code /ready}, for example
+     * {@code {"degraded":false,"reasons":["no sweep has completed yet"],"sweeps":{}}}} Each sweep
+     * carries {@code last_success} (ISO-8601 or null), {@code batch_size} and {@code
+     * batch_size_configured} (or null before its first batch).
      */
     public String toJson() {
       JsonText json = new JsonText();

@@ -26,6 +26,9 @@ public interface MaintenanceListener {
    * A batch of {@code sweepName} committed, acting on {@code rows} rows (possibly 0). Maps to the
    * distribution {@code taskq.maintenance_leader.sweep_rows{sweep_name}} (O4). An aborted batch
    * records no row sample: nothing committed.
+   *
+   * @param sweepName the sweep's {@code sweep_name}
+   * @param rows the rows the batch acted on
    */
   default void sweepRows(String sweepName, int rows) {}
 
@@ -33,6 +36,10 @@ public interface MaintenanceListener {
    * A batch of {@code sweepName} ended after {@code duration}: committed ({@code aborted} false),
    * or aborted by its statement timeout ({@code aborted} true, SQLSTATE 57014 or a client timeout).
    * Maps to the timer {@code taskq.maintenance_leader.sweep_duration{sweep_name, aborted}} (O4).
+   *
+   * @param sweepName the sweep's {@code sweep_name}
+   * @param duration how long the batch ran
+   * @param aborted true when its timeout aborted it
    */
   default void sweepDuration(String sweepName, Duration duration, boolean aborted) {}
 
@@ -40,6 +47,8 @@ public interface MaintenanceListener {
    * A batch of {@code sweepName} was aborted by its timeout and rolled back. Maps to the counter
    * {@code taskq.maintenance_leader.sweep_timeouts{sweep_name}} (O1): any sustained rate means
    * batches are being aborted, not completing slowly.
+   *
+   * @param sweepName the sweep's {@code sweep_name}
    */
   default void sweepTimeout(String sweepName) {}
 
@@ -49,12 +58,19 @@ public interface MaintenanceListener {
    * taskq.maintenance_leader.sweep_batch_size{sweep_name}} and {@code
    * taskq.maintenance_leader.sweep_batch_size_configured{sweep_name}} (O2); {@code used <
    * configured} is the reduced tier of the breaker (T2).
+   *
+   * @param sweepName the sweep's {@code sweep_name}
+   * @param used the batch size it runs with now
+   * @param configured the configured batch size
    */
   default void sweepBatchSize(String sweepName, int used, int configured) {}
 
   /**
    * A batch of {@code sweepName} committed at {@code at}. Maps to the gauge {@code
    * taskq.maintenance_leader.sweep_last_success_seconds{sweep_name}} (O3, epoch seconds).
+   *
+   * @param sweepName the sweep's {@code sweep_name}
+   * @param at when the batch committed
    */
   default void sweepSucceeded(String sweepName, Instant at) {}
 
@@ -62,6 +78,8 @@ public interface MaintenanceListener {
    * This process became the maintenance leader of its schema ({@code true}) or stopped being it
    * ({@code false}). Maps to the gauge {@code taskq.maintenance_leader.is_leader} (1 or 0, O6), so
    * {@code sum(taskq_maintenance_leader_is_leader) != 1} is the split-brain alert.
+   *
+   * @param isLeader true when this process became the leader, false when it stopped being it
    */
   default void leaderChanged(boolean isLeader) {}
 
@@ -70,6 +88,11 @@ public interface MaintenanceListener {
    * disposition} in one batch. Maps to the counter {@code taskq.jobs.reclaimed{actor, disposition}}
    * (O5), disposition one of {@code repended}, {@code crashed}, {@code cancelled}, or {@code
    * unknown} for a status no branch writes.
+   *
+   * @param actor the jobs' actor
+   * @param disposition what became of them: {@code repended}, {@code crashed}, {@code cancelled} or
+   *     {@code unknown}
+   * @param count the jobs reclaimed in the batch
    */
   default void jobsReclaimed(String actor, String disposition, long count) {}
 }

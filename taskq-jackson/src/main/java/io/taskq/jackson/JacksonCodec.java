@@ -19,7 +19,13 @@ import java.util.Objects;
  *
  * JacksonCodec<OrderPlaced> orders = JacksonCodec.of(objectMapper, OrderPlaced.class);
  * Actor<OrderPlaced> confirm =
- *     Actor.builder("confirm-order", orders, (order, ctx) -> mailer.confirm(order.orderId()))
+ *     Actor.builder(
+ *             "confirm-order",
+ *             orders,
+ *             (order, ctx) -> {
+ *               mailer.confirm(order.orderId());
+ *               return null; // no result to store
+ *             })
  *         .build();
  * taskq.jobs().enqueue(JobRequest.of("confirm-order", orders.toJson(new OrderPlaced(42, "ada"))));
  * }</pre>

@@ -32,17 +32,17 @@ public record BatchInfo(
     Instant createdAt,
     @Nullable Instant completedAt) {
 
-  /** Members that reached a terminal status so far. */
+  /** {@return the number of members that reached a terminal status so far} */
   public int finished() {
     return succeeded + failed + cancelled;
   }
 
-  /** The hook's actor, when the batch has a hook. */
+  /** {@return the hook's actor, when the batch has a hook} */
   public Optional<String> hook() {
     return Optional.ofNullable(hookActor);
   }
 
-  /** The hook job's id, once the batch completed and its hook was enqueued. */
+  /** {@return the hook job's id, once the batch completed and its hook was enqueued} */
   public OptionalLong hookJob() {
     return hookJobId == null ? OptionalLong.empty() : OptionalLong.of(hookJobId);
   }

@@ -38,8 +38,9 @@ public final class BatchRequest {
   }
 
   /**
-   * A batch of {@code members} without a hook.
+   * {@return a batch of {@code members} without a hook}
    *
+   * @param members the batch's jobs, at least one
    * @throws IllegalArgumentException when there is no member, too many, or a member is unique
    */
   public static BatchRequest of(List<JobRequest> members) {
@@ -67,9 +68,10 @@ public final class BatchRequest {
   }
 
   /**
-   * This batch with {@code hook} as its completion hook: the hook's actor, queue, priority, payload
-   * and retry policy make the job enqueued when the batch completes.
+   * {@return this batch with {@code hook} as its completion hook: the hook's actor, queue,
+   * priority, payload and retry policy make the job enqueued when the batch completes}
    *
+   * @param hook the job to enqueue when the batch completes
    * @throws IllegalArgumentException when the hook sets a run time, delay, deadline, labels or
    *     uniqueness
    */
@@ -98,12 +100,12 @@ public final class BatchRequest {
     return new BatchRequest(members, hook);
   }
 
-  /** The member jobs, in the order their ids are returned. */
+  /** {@return the member jobs, in the order their ids are returned} */
   public List<JobRequest> members() {
     return members;
   }
 
-  /** The completion hook's template, or {@code null} for a batch without a hook. */
+  /** {@return the completion hook's template, or {@code null} for a batch without a hook} */
   public @Nullable JobRequest hook() {
     return hook;
   }

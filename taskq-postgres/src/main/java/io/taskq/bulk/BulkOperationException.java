@@ -13,8 +13,17 @@ public class BulkOperationException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   private final transient BulkProgress progress;
+
+  /** The SQLSTATE of the database's error, or {@code null} when it had none. */
   private final @Nullable String sqlState;
 
+  /**
+   * A bulk operation stopped after {@code progress}, on {@code cause}.
+   *
+   * @param message what failed
+   * @param progress what was committed before the failure
+   * @param cause the driver's exception
+   */
   public BulkOperationException(String message, BulkProgress progress, SQLException cause) {
     super(
         message
@@ -32,12 +41,12 @@ public class BulkOperationException extends RuntimeException {
     this.sqlState = cause.getSQLState();
   }
 
-  /** The work committed before the error. */
+  /** {@return the work committed before the error} */
   public BulkProgress progress() {
     return progress;
   }
 
-  /** The SQLSTATE of the failure ({@code 57014}: the batch's statement timeout). */
+  /** {@return the SQLSTATE of the failure ({@code 57014}: the batch's statement timeout)} */
   public @Nullable String sqlState() {
     return sqlState;
   }

@@ -9,5 +9,10 @@ public interface BulkProgressListener {
   /** A listener that ignores progress. */
   BulkProgressListener NONE = progress -> {};
 
+  /**
+   * Called after each committed batch.
+   *
+   * @param progress the totals so far
+   */
   void onBatch(BulkProgress progress);
 }

@@ -51,50 +51,55 @@ public final class CancelFilter {
     this.everything = b.everything;
   }
 
-  /** A filter to narrow down by actor, queue, labels or age (at least one of them). */
+  /** {@return a filter to narrow down by actor, queue, labels or age (at least one of them)} */
   public static Builder builder() {
     return new Builder(false);
   }
 
   /**
-   * A filter that matches every open job of the schema unless narrowed: the explicit way to cancel
-   * everything (for a test environment, say). It may still be narrowed by status or any criterion.
+   * {@return a filter that matches every open job of the schema unless narrowed: the explicit way
+   * to cancel everything (for a test environment, say)} It may still be narrowed by status or any
+   * criterion.
    */
   public static Builder everything() {
     return new Builder(true);
   }
 
-  /** A filter for the open jobs of {@code actor}. */
+  /**
+   * {@return a filter for the open jobs of {@code actor}}
+   *
+   * @param actor the actor's name
+   */
   public static CancelFilter actor(String actor) {
     return builder().actors(actor).build();
   }
 
-  /** Actors to match (any of them), or empty for any actor. */
+  /** {@return actors to match (any of them), or empty for any actor} */
   public List<String> actors() {
     return actors;
   }
 
-  /** Queues to match (any of them), or empty for any queue. */
+  /** {@return queues to match (any of them), or empty for any queue} */
   public List<String> queues() {
     return queues;
   }
 
-  /** Statuses to act on, a non-empty subset of {@link #OPEN_STATUSES}. */
+  /** {@return statuses to act on, a non-empty subset of {@link #OPEN_STATUSES}} */
   public Set<JobStatus> statuses() {
     return statuses;
   }
 
-  /** Labels a job must carry, each with this value; empty for no label condition. */
+  /** {@return labels a job must carry, each with this value; empty for no label condition} */
   public Map<String, String> labels() {
     return labels;
   }
 
-  /** The age a job must exceed, or {@code null} for any age. */
+  /** {@return the age a job must exceed, or {@code null} for any age} */
   public @Nullable Duration olderThan() {
     return olderThan;
   }
 
-  /** Whether the filter was built from {@link #everything()}. */
+  /** {@return whether the filter was built from {@link #everything()}} */
   public boolean isEverything() {
     return everything;
   }
@@ -128,7 +133,12 @@ public final class CancelFilter {
       this.everything = everything;
     }
 
-    /** Adds actors to match (a job matches any of them); names as in {@link JobRequest}. */
+    /**
+     * Adds actors to match (a job matches any of them); names as in {@link JobRequest}.
+     *
+     * @param names the actors' names
+     * @return this builder
+     */
     public Builder actors(String... names) {
       for (String name : Objects.requireNonNull(names, "actors")) {
         actors.add(
@@ -138,7 +148,12 @@ public final class CancelFilter {
       return this;
     }
 
-    /** Adds queues to match (a job matches any of them). */
+    /**
+     * Adds queues to match (a job matches any of them).
+     *
+     * @param names the queues' names
+     * @return this builder
+     */
     public Builder queues(String... names) {
       for (String name : Objects.requireNonNull(names, "queues")) {
         queues.add(
@@ -153,6 +168,8 @@ public final class CancelFilter {
      * pending jobs become {@code cancelled}; a running job gets a cancel request its handler
      * observes, and its worker ends it {@code cancelled}.
      *
+     * @param wanted the statuses to act on
+     * @return this builder
      * @throws IllegalArgumentException when none is given or one is terminal
      */
     public Builder statuses(JobStatus... wanted) {
@@ -177,7 +194,13 @@ public final class CancelFilter {
       return this;
     }
 
-    /** Adds a label the job must carry with exactly this value. */
+    /**
+     * Adds a label the job must carry with exactly this value.
+     *
+     * @param key the label's key
+     * @param value the value it must have
+     * @return this builder
+     */
     public Builder label(String key, String value) {
       CallerText.requireName(
           "label key", Objects.requireNonNull(key, "label key"), JobRequest.MAX_LABEL_KEY_CHARS);
@@ -196,7 +219,12 @@ public final class CancelFilter {
       return this;
     }
 
-    /** Matches only jobs created more than {@code age} ago (database clock); 1 ms to 3650 days. */
+    /**
+     * Matches only jobs created more than {@code age} ago (database clock); 1 ms to 3650 days.
+     *
+     * @param age the least age of a matching job
+     * @return this builder
+     */
     public Builder olderThan(Duration age) {
       Objects.requireNonNull(age, "olderThan");
       if (age.compareTo(Duration.ofMillis(1)) < 0 || age.compareTo(JobRequest.MAX_DURATION) > 0) {
@@ -208,7 +236,7 @@ public final class CancelFilter {
     }
 
     /**
-     * The filter.
+     * {@return the filter}
      *
      * @throws IllegalArgumentException when it names no actor, queue, label or age and was not
      *     started from {@link CancelFilter#everything()}

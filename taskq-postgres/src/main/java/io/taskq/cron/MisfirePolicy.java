@@ -18,12 +18,16 @@ public enum MisfirePolicy {
    */
   FIRE_ALL;
 
-  /** The value stored in {@code cron_schedules.misfire_policy}, e.g. {@code fire_once}. */
+  /** {@return the value stored in {@code cron_schedules.misfire_policy}, e.g. {@code fire_once}} */
   public String dbValue() {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** The policy of a stored value, e.g. {@code fire_once}. */
+  /**
+   * {@return the policy of a stored value, e.g. {@code fire_once}}
+   *
+   * @param value the stored value
+   */
   public static MisfirePolicy fromDbValue(String value) {
     return valueOf(value.toUpperCase(Locale.ROOT));
   }

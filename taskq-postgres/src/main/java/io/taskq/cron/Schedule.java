@@ -51,10 +51,13 @@ public final class Schedule {
   }
 
   /**
-   * A builder for a schedule named {@code name} that enqueues jobs of {@code actor} at the times of
-   * {@code cron} (5 fields, or 6 with seconds; see {@link CronExpression}), in UTC unless a time
-   * zone is set.
+   * {@return a builder for a schedule named {@code name} that enqueues jobs of {@code actor} at the
+   * times of {@code cron} (5 fields, or 6 with seconds; see {@link CronExpression}), in UTC unless
+   * a time zone is set}
    *
+   * @param name the schedule's name
+   * @param actor the actor whose jobs it enqueues
+   * @param cron the cron expression
    * @throws IllegalArgumentException when a name is empty, too long or contains NUL, or the cron
    *     expression is malformed
    */
@@ -62,50 +65,61 @@ public final class Schedule {
     return new Builder(name, actor, cron);
   }
 
+  /** {@return the schedule's name} */
   public String name() {
     return name;
   }
 
+  /** {@return the actor whose jobs it enqueues} */
   public String actor() {
     return actor;
   }
 
+  /** {@return when it fires} */
   public CronExpression cron() {
     return cron;
   }
 
+  /** {@return the time zone its cron expression is read in} */
   public ZoneId timeZone() {
     return timeZone;
   }
 
-  /** The fixed payload, or {@code null} when a payload factory builds it. */
+  /** {@return the fixed payload, or {@code null} when a payload factory builds it} */
   public @Nullable String payloadJson() {
     return payloadJson;
   }
 
-  /** The payload factory's name, or {@code null} for a fixed payload. */
+  /** {@return the payload factory's name, or {@code null} for a fixed payload} */
   public @Nullable String payloadFactory() {
     return payloadFactory;
   }
 
-  /** The queue, or {@code null} for the actor's own queue (its {@code actor_config} row). */
+  /**
+   * {@return the queue, or {@code null} for the actor's own queue (its {@code actor_config} row)}
+   */
   public @Nullable String queue() {
     return queue;
   }
 
+  /** {@return the jobs' priority; lower runs first} */
   public short priority() {
     return priority;
   }
 
+  /** {@return the jobs' retry policy} */
   public RetryPolicy retryPolicy() {
     return retryPolicy;
   }
 
+  /** {@return what a tick does with fires it missed} */
   public MisfirePolicy misfirePolicy() {
     return misfirePolicy;
   }
 
-  /** Whether a newly created schedule starts enabled; an existing schedule keeps its state. */
+  /**
+   * {@return whether a newly created schedule starts enabled; an existing schedule keeps its state}
+   */
   public boolean enabled() {
     return enabled;
   }
@@ -139,7 +153,12 @@ public final class Schedule {
       this.cron = CronExpression.parse(Objects.requireNonNull(cron, "cron"));
     }
 
-    /** The time zone whose wall clock the expression reads, e.g. {@code Europe/Berlin}. */
+    /**
+     * The time zone whose wall clock the expression reads, e.g. {@code Europe/Berlin}.
+     *
+     * @param zone the time zone whose wall clock the expression reads, e.g. {@code Europe/Berlin}
+     * @return this builder
+     */
     public Builder timeZone(ZoneId zone) {
       this.timeZone = Objects.requireNonNull(zone, "timeZone");
       return this;
@@ -148,6 +167,9 @@ public final class Schedule {
     /**
      * The time zone by its ID, e.g. {@code Europe/Berlin}, {@code UTC} or {@code +02:00}.
      *
+     * @param zoneId the time zone by its ID, e.g. {@code Europe/Berlin}, {@code UTC} or {@code
+     *     +02:00}
+     * @return this builder
      * @throws IllegalArgumentException naming the ID when it is not a known time zone
      */
     public Builder timeZone(String zoneId) {
@@ -166,6 +188,9 @@ public final class Schedule {
     /**
      * A fixed payload: one JSON value, no NUL (raw or as {@code \u0000}). Replaces a payload
      * factory. Default {@code {}}.
+     *
+     * @param json the payload's JSON text
+     * @return this builder
      */
     public Builder payloadJson(String json) {
       Objects.requireNonNull(json, "payloadJson");
@@ -186,6 +211,9 @@ public final class Schedule {
     /**
      * Builds each job's payload at fire time with the {@link PayloadFactory} registered under
      * {@code factoryName} (in every process that runs a cron loop). Replaces a fixed payload.
+     *
+     * @param factoryName the name the factory was registered under
+     * @return this builder
      */
     public Builder payloadFactory(String factoryName) {
       this.payloadFactory =
@@ -196,7 +224,12 @@ public final class Schedule {
       return this;
     }
 
-    /** The queue of the jobs; default the actor's queue (its {@code actor_config} row). */
+    /**
+     * The queue of the jobs; default the actor's queue (its {@code actor_config} row).
+     *
+     * @param queue the queue of the jobs; default the actor's queue (its {@code actor_config} row)
+     * @return this builder
+     */
     public Builder queue(String queue) {
       this.queue =
           CallerText.requireName(
@@ -204,19 +237,34 @@ public final class Schedule {
       return this;
     }
 
-    /** Lower runs first; -32768 to 32767. Default 0. */
+    /**
+     * Lower runs first; -32768 to 32767. Default 0.
+     *
+     * @param priority the lower runs first; -32768 to 32767
+     * @return this builder
+     */
     public Builder priority(int priority) {
       this.priority = JobRequest.checkPriority(priority);
       return this;
     }
 
-    /** The jobs' retry policy (L3). Default {@link RetryPolicy#defaults()}. */
+    /**
+     * The jobs' retry policy (L3). Default {@link RetryPolicy#defaults()}.
+     *
+     * @param policy the jobs' retry policy (L3)
+     * @return this builder
+     */
     public Builder retryPolicy(RetryPolicy policy) {
       this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
       return this;
     }
 
-    /** What to do about missed fire times. Default {@link MisfirePolicy#FIRE_ONCE}. */
+    /**
+     * What to do about missed fire times. Default {@link MisfirePolicy#FIRE_ONCE}.
+     *
+     * @param policy what to do about missed fire times
+     * @return this builder
+     */
     public Builder misfirePolicy(MisfirePolicy policy) {
       this.misfirePolicy = Objects.requireNonNull(policy, "misfirePolicy");
       return this;
@@ -226,12 +274,17 @@ public final class Schedule {
      * Whether the schedule starts enabled when {@link Schedules#put} creates it; default true. An
      * existing schedule keeps its enabled state (use {@link Schedules#enable}/{@link
      * Schedules#disable}).
+     *
+     * @param enabled whether the schedule starts enabled when {@link Schedules#put} creates it;
+     *     default true
+     * @return this builder
      */
     public Builder enabled(boolean enabled) {
       this.enabled = enabled;
       return this;
     }
 
+    /** {@return the schedule} */
     public Schedule build() {
       return new Schedule(this);
     }

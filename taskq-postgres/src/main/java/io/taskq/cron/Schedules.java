@@ -40,7 +40,13 @@ public final class Schedules {
   private final NamedStatements sql;
   private final @Nullable PayloadFactories factories;
 
-  /** The schedules of {@code schema}; TaskQ builds it, get it from {@link TaskQ#schedules()}. */
+  /**
+   * The schedules of {@code schema}; TaskQ builds it, get it from {@link TaskQ#schedules()}.
+   *
+   * @param dataSource the database the schedules live in
+   * @param schema the TaskQ schema
+   * @param factories the payload factories registered, or {@code null} when names cannot be checked
+   */
   public Schedules(DataSource dataSource, SchemaName schema, @Nullable PayloadFactories factories) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.schema = Objects.requireNonNull(schema, "schema");
@@ -49,8 +55,11 @@ public final class Schedules {
   }
 
   /**
-   * A client of {@code schema}'s schedules that cannot check payload factory names (a process that
-   * registers none, such as an admin tool). The schema must be migrated already.
+   * {@return a client of {@code schema}'s schedules that cannot check payload factory names (a
+   * process that registers none, such as an admin tool)} The schema must be migrated already.
+   *
+   * @param dataSource the database the schedules live in
+   * @param schema the TaskQ schema, already migrated
    */
   public static Schedules create(DataSource dataSource, SchemaName schema) {
     return new Schedules(dataSource, schema, null);
@@ -59,6 +68,7 @@ public final class Schedules {
   /**
    * Creates the schedule, or updates the one of that name to this definition.
    *
+   * @param schedule the schedule's definition
    * @return the stored schedule
    * @throws IllegalArgumentException when the schedule names a payload factory that is not
    *     registered in this TaskQ
@@ -118,6 +128,7 @@ public final class Schedules {
    * Enables the schedule. Re-enabling starts afresh: its next fire is the first one after now (no
    * burst for the fires missed while disabled) and its failure count goes back to 0.
    *
+   * @param name the schedule's name
    * @return false when no schedule has that name
    */
   public boolean enable(String name) {
@@ -156,6 +167,7 @@ public final class Schedules {
    * Disables the schedule: the cron loop no longer fires it (a tick already running may still fire
    * it once).
    *
+   * @param name the schedule's name
    * @return false when no enabled schedule has that name
    */
   public boolean disable(String name) {
@@ -165,6 +177,7 @@ public final class Schedules {
   /**
    * Deletes the schedule; jobs it already enqueued are not touched.
    *
+   * @param name the schedule's name
    * @return false when no schedule has that name
    */
   public boolean delete(String name) {
@@ -182,7 +195,11 @@ public final class Schedules {
     }
   }
 
-  /** The schedule of that name, or empty. */
+  /**
+   * {@return the schedule of that name, or empty}
+   *
+   * @param name the schedule's name
+   */
   public Optional<ScheduleInfo> find(String name) {
     checkName(name);
     try (Connection c = dataSource.getConnection()) {
@@ -192,7 +209,7 @@ public final class Schedules {
     }
   }
 
-  /** Every schedule of the schema, by name. */
+  /** {@return every schedule of the schema, by name} */
   public List<ScheduleInfo> list() {
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps = c.prepareStatement(sql.get("list_schedules"));

@@ -16,7 +16,10 @@ public final class EventRetentionGapException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   // Kept as tokens, so the exception stays serializable.
+  /** The cursor that could not be continued, as a token. */
   private final String cursor;
+
+  /** The position the retention sweep deleted events up to, as a token. */
   private final String watermark;
 
   EventRetentionGapException(FeedCursor cursor, FeedCursor watermark) {
@@ -34,19 +37,20 @@ public final class EventRetentionGapException extends RuntimeException {
     this.watermark = watermark.toToken();
   }
 
-  /** The consumer's cursor that was stranded. */
+  /** {@return the consumer's cursor that was stranded} */
   public FeedCursor cursor() {
     return FeedCursor.parse(cursor);
   }
 
-  /** The prune watermark: the feed position of the last event the sweep deleted. */
+  /** {@return the prune watermark: the feed position of the last event the sweep deleted} */
   public FeedCursor watermark() {
     return FeedCursor.parse(watermark);
   }
 
   /**
-   * Where to resume after reconciling: just after the last deleted event, so every event still
-   * retained is delivered. Resuming here acknowledges the gap; the feed never does it by itself.
+   * {@return where to resume after reconciling: just after the last deleted event, so every event
+   * still retained is delivered} Resuming here acknowledges the gap; the feed never does it by
+   * itself.
    */
   public FeedCursor resumeCursor() {
     return watermark();

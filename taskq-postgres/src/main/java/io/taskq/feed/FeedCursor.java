@@ -28,14 +28,15 @@ public final class FeedCursor {
     this.position = position;
   }
 
-  /** Before the first event the feed ever delivered. */
+  /** {@return the cursor before the first event the feed ever delivered} */
   public static FeedCursor beginning() {
     return BEGINNING;
   }
 
   /**
-   * The cursor {@link #toToken()} wrote.
+   * {@return the cursor {@link #toToken()} wrote}
    *
+   * @param token a token from {@link #toToken()}
    * @throws IllegalArgumentException when {@code token} is not such a text; the message shows it
    */
   public static FeedCursor parse(String token) {
@@ -57,7 +58,7 @@ public final class FeedCursor {
     }
   }
 
-  /** The cursor as text, for storing; {@link #parse(String)} reads it back. */
+  /** {@return the cursor as text, for storing; {@link #parse(String)} reads it back} */
   public String toToken() {
     return VERSION
         + ':'
@@ -66,7 +67,7 @@ public final class FeedCursor {
         + Long.toUnsignedString(position.eventId());
   }
 
-  /** Whether this is {@link #beginning()}. */
+  /** {@return whether this is {@link #beginning()}} */
   public boolean isBeginning() {
     return position.equals(FeedPosition.ZERO);
   }

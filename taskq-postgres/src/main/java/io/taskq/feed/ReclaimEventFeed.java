@@ -100,23 +100,37 @@ public final class ReclaimEventFeed {
     this.listener = GuardedJobListener.of(b.listener);
   }
 
-  /** A feed with default settings. The schema must be migrated already. */
+  /**
+   * {@return a feed with default settings. The schema must be migrated already}
+   *
+   * @param dataSource the database of the feed
+   * @param schema the TaskQ schema, already migrated
+   */
   public static ReclaimEventFeed create(DataSource dataSource, SchemaName schema) {
     return builder(dataSource, schema).build();
   }
 
   /**
-   * A feed configured from {@code config}: its schema, visibility delay ({@code
+   * {@return a feed configured from {@code config}: its schema, visibility delay ({@code
    * TASKQ_RECLAIM_EVENT_VISIBILITY_DELAY}), poll interval ({@code TASKQ_POLL_INTERVAL}), a
    * statement timeout kept at or below the socket timeout (D10), and, when {@code
    * TASKQ_DATABASE_DIRECT_URL} is set, a watch's listen session opened there (D8:
-   * transaction-pooling proxies break LISTEN).
+   * transaction-pooling proxies break LISTEN)}
+   *
+   * @param dataSource the database of the feed
+   * @param config the configuration to read
    */
   public static ReclaimEventFeed create(DataSource dataSource, TaskQConfig config) {
     return configured(dataSource, config).build();
   }
 
-  /** A builder preset from {@code config}, as {@link #create(DataSource, TaskQConfig)} uses. */
+  /**
+   * {@return a builder preset from {@code config}, as {@link #create(DataSource, TaskQConfig)}
+   * uses}
+   *
+   * @param dataSource the database of the feed
+   * @param config the configuration to read
+   */
   public static Builder configured(DataSource dataSource, TaskQConfig config) {
     Duration timeout =
         config.socketTimeout().compareTo(DEFAULT_STATEMENT_TIMEOUT) < 0
@@ -131,27 +145,33 @@ public final class ReclaimEventFeed {
     return b;
   }
 
-  /** A builder for a feed of {@code schema} on {@code dataSource}. */
+  /**
+   * {@return a builder for a feed of {@code schema} on {@code dataSource}}
+   *
+   * @param dataSource the database of the feed
+   * @param schema the TaskQ schema, already migrated
+   */
   public static Builder builder(DataSource dataSource, SchemaName schema) {
     return new Builder(dataSource, schema);
   }
 
-  /** The schema whose feed this is. */
+  /** {@return the schema whose feed this is} */
   public SchemaName schema() {
     return schema;
   }
 
-  /** The visibility delay (E1): events younger than this are not handed out yet. */
+  /** {@return the visibility delay (E1): events younger than this are not handed out yet} */
   public Duration visibilityDelay() {
     return visibilityDelay;
   }
 
   /**
-   * Up to {@code limit} events after {@code cursor}, in feed order (E1, D12): committed, written by
-   * a transaction older than every running one, and older than the visibility delay. Continue from
-   * the page's {@link ReclaimEventPage#cursor() cursor}; polling the same cursor again returns the
-   * same events (and maybe more).
+   * {@return up to {@code limit} events after {@code cursor}, in feed order (E1, D12): committed,
+   * written by a transaction older than every running one, and older than the visibility delay}
+   * Continue from the page's {@link ReclaimEventPage#cursor() cursor}; polling the same cursor
+   * again returns the same events (and maybe more).
    *
+   * @param cursor where to continue from
    * @param limit 1 to {@value #MAX_LIMIT}
    * @throws EventRetentionGapException when the retention sweep deleted events after {@code cursor}
    * @throws JobStoreException when the database call fails
@@ -182,6 +202,10 @@ public final class ReclaimEventFeed {
    * failed poll is retried with backoff; the watch ends on its own only with a retention gap or an
    * exception from the consumer (see {@link ReclaimWatch}). The consumer runs on the watch thread;
    * a slow consumer slows the watch, nothing else.
+   *
+   * @param cursor where to start from
+   * @param consumer called with each event on the watch thread
+   * @return the watch; close it to stop
    */
   public ReclaimWatch watchReclaims(FeedCursor cursor, Consumer<ReclaimEvent> consumer) {
     Objects.requireNonNull(cursor, "cursor");
@@ -198,8 +222,8 @@ public final class ReclaimEventFeed {
   }
 
   /**
-   * How far the feed is held back by running transactions (D12): the committed events waiting for
-   * an older transaction to end, and that transaction's backend and age.
+   * {@return how far the feed is held back by running transactions (D12): the committed events
+   * waiting for an older transaction to end, and that transaction's backend and age}
    *
    * @throws JobStoreException when the database call fails
    */
@@ -295,6 +319,10 @@ public final class ReclaimEventFeed {
      * keeps the feed complete; the margin is the guide's documented defense in depth.
      *
      * <p>Default: 2s. Range: 0..1h.
+     *
+     * @param delay the events younger than this are not handed out (E1): the trailing-watermark
+     *     margin a sibling writer gets to commit first
+     * @return this builder
      */
     public Builder visibilityDelay(Duration delay) {
       this.visibilityDelay = within("visibilityDelay", delay, Duration.ZERO, Duration.ofHours(1));
@@ -305,6 +333,9 @@ public final class ReclaimEventFeed {
      * The longest a watch waits between polls when no notification arrives (D11).
      *
      * <p>Default: 1s. Range: 10ms..1h.
+     *
+     * @param interval the longest a watch waits between polls when no notification arrives (D11)
+     * @return this builder
      */
     public Builder pollInterval(Duration interval) {
       this.pollInterval =
@@ -317,6 +348,9 @@ public final class ReclaimEventFeed {
      * connection's socket timeout.
      *
      * <p>Default: 10s. Range: 1s..1h.
+     *
+     * @param timeout the longest one read of the feed may run, rounded up to whole seconds
+     * @return this builder
      */
     public Builder statementTimeout(Duration timeout) {
       this.statementTimeout =
@@ -328,6 +362,9 @@ public final class ReclaimEventFeed {
      * Events a watch reads per poll.
      *
      * <p>Default: 100. Range: 1..10000.
+     *
+     * @param size the events a watch reads per poll
+     * @return this builder
      */
     public Builder watchPageSize(int size) {
       if (size < 1 || size > MAX_LIMIT) {
@@ -343,6 +380,10 @@ public final class ReclaimEventFeed {
      * one behind a transaction-pooling proxy, which breaks LISTEN (D8).
      *
      * <p>Default: the feed's data source.
+     *
+     * @param source where a watch opens its listen session, held for the watch's life: a direct
+     *     connection, not one behind a transaction-pooling proxy, which breaks LISTEN (D8)
+     * @return this builder
      */
     public Builder listenDataSource(DataSource source) {
       this.listenDataSource = Objects.requireNonNull(source, "listenDataSource");
@@ -354,6 +395,10 @@ public final class ReclaimEventFeed {
      * pg_stat_activity}.
      *
      * <p>Default: {@value #DEFAULT_APPLICATION_NAME}. Range: 1 to 63 printable ASCII characters.
+     *
+     * @param name the {@code application_name} of a watch's listen session, to find it in {@code
+     *     pg_stat_activity}
+     * @return this builder
      */
     public Builder watchApplicationName(String name) {
       Objects.requireNonNull(name, "watchApplicationName");
@@ -371,6 +416,9 @@ public final class ReclaimEventFeed {
      * Makes the watch threads.
      *
      * <p>Default: daemon threads named {@code taskq-reclaim-watch-{tag}-{n}}.
+     *
+     * @param factory the thread factory
+     * @return this builder
      */
     public Builder watchThreadFactory(ThreadFactory factory) {
       this.threadFactory = Objects.requireNonNull(factory, "watchThreadFactory");
@@ -383,12 +431,16 @@ public final class ReclaimEventFeed {
      * {@code taskq.events.feed_lag}). Its exceptions are logged and dropped, never failing a poll.
      *
      * <p>Default: none.
+     *
+     * @param listener the listener
+     * @return this builder
      */
     public Builder listener(JobListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 
+    /** {@return a feed with this builder's settings} */
     public ReclaimEventFeed build() {
       return new ReclaimEventFeed(this);
     }

@@ -11,6 +11,14 @@ import java.util.List;
  * @param more whether the page is full, so more events may be deliverable right now
  */
 public record ReclaimEventPage(List<ReclaimEvent> events, FeedCursor cursor, boolean more) {
+  /**
+   * Copies the events.
+   *
+   * @param cursor where to poll next: after the last event here, or the polled cursor when there is
+   *     none
+   * @param events the events after the polled cursor, in feed order; possibly none
+   * @param more whether the page is full, so more events may be deliverable right now
+   */
   public ReclaimEventPage {
     events = List.copyOf(events);
   }

@@ -22,24 +22,33 @@ public final class ReclaimWatch implements AutoCloseable {
   }
 
   /**
-   * The cursor after the last event the consumer returned from. Store it (or the one of each {@link
-   * ReclaimEvent#cursor() event}) to resume after a restart.
+   * {@return the cursor after the last event the consumer returned from} Store it (or the one of
+   * each {@link ReclaimEvent#cursor() event}) to resume after a restart.
    */
   public FeedCursor cursor() {
     return new FeedCursor(loop.position());
   }
 
-  /** Whether the watch thread still runs. */
+  /** {@return whether the watch thread still runs} */
   public boolean isRunning() {
     return !loop.isTerminated();
   }
 
-  /** Why the watch ended on its own (a retention gap or the consumer's exception); else empty. */
+  /**
+   * {@return why the watch ended on its own (a retention gap or the consumer's exception); else
+   * empty}
+   */
   public Optional<Throwable> failure() {
     return Optional.ofNullable(loop.failure());
   }
 
-  /** Waits until the watch thread ended; whether it did within {@code timeout}. */
+  /**
+   * Waits until the watch thread ended; whether it did within {@code timeout}.
+   *
+   * @param timeout the longest to wait
+   * @return true when the thread ended within {@code timeout}
+   * @throws InterruptedException when the waiting thread is interrupted
+   */
   public boolean awaitTermination(Duration timeout) throws InterruptedException {
     return loop.awaitTermination(timeout);
   }

@@ -66,19 +66,39 @@ public final class PostgresSlidingWindow implements RateLimiter {
     this.forgetSql = statements.get("forget");
   }
 
-  /** A limiter applying {@code limit} to every name, in {@code schema} of {@code dataSource}. */
+  /**
+   * {@return a limiter applying {@code limit} to every name, in {@code schema} of {@code
+   * dataSource}}
+   *
+   * @param dataSource the database the windows live in
+   * @param schema the TaskQ schema
+   * @param limit the limit applied to each name
+   */
   public static PostgresSlidingWindow create(
       DataSource dataSource, SchemaName schema, SlidingWindowLog limit) {
     return builder(dataSource, schema, limit).build();
   }
 
-  /** A limiter in the configured schema ({@code TASKQ_SCHEMA_NAME}). */
+  /**
+   * {@return a limiter in the configured schema ({@code TASKQ_SCHEMA_NAME})}
+   *
+   * @param dataSource the database the windows live in
+   * @param config the configuration whose schema is used
+   * @param limit the limit applied to each name
+   */
   public static PostgresSlidingWindow create(
       DataSource dataSource, TaskQConfig config, SlidingWindowLog limit) {
     return create(dataSource, config.schemaName(), limit);
   }
 
-  /** A builder of a limiter applying {@code limit}, in {@code schema} of {@code dataSource}. */
+  /**
+   * {@return a builder of a limiter applying {@code limit}, in {@code schema} of {@code
+   * dataSource}}
+   *
+   * @param dataSource the database the windows live in
+   * @param schema the TaskQ schema
+   * @param limit the limit applied to each name
+   */
   public static Builder builder(DataSource dataSource, SchemaName schema, SlidingWindowLog limit) {
     return new Builder(dataSource, schema, limit);
   }
@@ -185,6 +205,8 @@ public final class PostgresSlidingWindow implements RateLimiter {
    * worker's registry evicted); returns how many. A name still in use by anyone keeps its row, so
    * forgetting never changes a decision. With no names it borrows no connection.
    *
+   * @param names the names to forget
+   * @return the rows deleted
    * @throws JobStoreException when the database refuses
    */
   public int forget(Collection<String> names) {
@@ -206,12 +228,12 @@ public final class PostgresSlidingWindow implements RateLimiter {
     }
   }
 
-  /** The limit this limiter applies. */
+  /** {@return the limit this limiter applies} */
   public SlidingWindowLog limit() {
     return limit;
   }
 
-  /** Whether this limiter's rows are marked keyed (reclaimed by S9 when idle). */
+  /** {@return whether this limiter's rows are marked keyed (reclaimed by S9 when idle)} */
   public boolean keyed() {
     return keyed;
   }
@@ -238,12 +260,18 @@ public final class PostgresSlidingWindow implements RateLimiter {
      * Whether the names are keys of a high-cardinality limit (one per customer, per IP); their rows
      * are then marked keyed, so S9 deletes them once unused past {@code
      * TASKQ_KEYED_ROW_RECLAIM_PERIOD}. Default false: the rows of a few fixed names stay.
+     *
+     * @param keyed whether the names are keys of a high-cardinality limit (one per customer, per
+     *     IP); their rows are then marked keyed, so S9 deletes them once unused past {@code
+     *     TASKQ_KEYED_ROW_RECLAIM_PERIOD}
+     * @return this builder
      */
     public Builder keyed(boolean keyed) {
       this.keyed = keyed;
       return this;
     }
 
+    /** {@return a limiter with this builder's settings} */
     public PostgresSlidingWindow build() {
       return new PostgresSlidingWindow(this);
     }

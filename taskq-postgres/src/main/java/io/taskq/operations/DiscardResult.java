@@ -30,7 +30,7 @@ public record DiscardResult(
     ARCHIVED
   }
 
-  /** Whether the job was discarded. */
+  /** {@return whether the job was discarded} */
   public boolean discarded() {
     return outcome == Outcome.DISCARDED;
   }
@@ -38,6 +38,8 @@ public record DiscardResult(
   /**
    * One sentence for an operator: what happened, or why nothing did and what to do instead (the CLI
    * and the dashboard show it as is).
+   *
+   * @return the sentence
    */
   public String message() {
     String statusName = status == null ? "unknown" : status.dbValue();

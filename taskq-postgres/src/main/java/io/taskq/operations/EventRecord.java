@@ -8,6 +8,12 @@ import org.jspecify.annotations.Nullable;
  * manually_retried}, {@code snoozed}, {@code discarded}, ...; kept for the event retention period
  * (S8).
  *
+ * @param eventId the event's id
+ * @param kind what happened, such as {@code retried}
+ * @param attempt the job's attempt when it happened
+ * @param errorClass the error class, else {@code null}
+ * @param errorMessage the error message, else {@code null}
+ * @param occurredAt when it happened
  * @param disposition the status the event left the job in, where it says
  * @param note what an operator or handler said (who retried it, a discard's reason), or {@code
  *     null}

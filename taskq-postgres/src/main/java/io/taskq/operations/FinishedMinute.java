@@ -14,7 +14,14 @@ import java.util.Objects;
  *     is not counted)
  */
 public record FinishedMinute(Instant minute, long succeeded, long failed) {
-  /** Validates the minute. */
+  /**
+   * Validates the minute.
+   *
+   * @param failed jobs that failed or crashed in it (final failures; a failed attempt that is
+   *     retried is not counted)
+   * @param minute the start of the minute
+   * @param succeeded jobs that succeeded in it
+   */
   public FinishedMinute {
     Objects.requireNonNull(minute, "minute");
     if (succeeded < 0 || failed < 0) {

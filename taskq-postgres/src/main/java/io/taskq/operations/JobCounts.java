@@ -17,19 +17,30 @@ public record JobCounts(
     Map<String, Map<JobStatus, Long>> byActor,
     boolean includesArchive) {
 
-  /** Copies the maps. */
+  /**
+   * Copies the maps.
+   *
+   * @param byActor per actor, jobs per status
+   * @param byQueue per queue, jobs per status
+   * @param byStatus jobs per status; a status without jobs is absent
+   * @param includesArchive whether pruned (archived) jobs are counted too
+   */
   public JobCounts {
     byStatus = Map.copyOf(byStatus);
     byQueue = Map.copyOf(byQueue);
     byActor = Map.copyOf(byActor);
   }
 
-  /** Jobs of {@code status}, 0 when none. */
+  /**
+   * {@return the number of jobs of {@code status}, 0 when none}
+   *
+   * @param status the status to count
+   */
   public long of(JobStatus status) {
     return byStatus.getOrDefault(status, 0L);
   }
 
-  /** Jobs in all. */
+  /** {@return the number of jobs in all} */
   public long total() {
     return byStatus.values().stream().mapToLong(Long::longValue).sum();
   }

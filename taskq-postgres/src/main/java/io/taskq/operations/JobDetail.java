@@ -20,7 +20,14 @@ public record JobDetail(
     List<EventRecord> events,
     Optional<Progress> progress) {
 
-  /** Copies the lists. */
+  /**
+   * Copies the lists.
+   *
+   * @param attempts every finished attempt, in order
+   * @param events its events still within the retention period, oldest first
+   * @param job the job's row, payload and result included
+   * @param progress its latest progress report, if one is kept
+   */
   public JobDetail {
     attempts = List.copyOf(attempts);
     events = List.copyOf(events);

@@ -65,77 +65,77 @@ public final class JobFilter {
     this.everything = b.everything;
   }
 
-  /** A filter to narrow down; with nothing set it matches every job of the hot table. */
+  /** {@return a filter to narrow down; with nothing set it matches every job of the hot table} */
   public static Builder builder() {
     return new Builder(false);
   }
 
-  /** A filter that a bulk retry accepts without any narrowing criterion: "all of them". */
+  /** {@return a filter that a bulk retry accepts without any narrowing criterion: "all of them"} */
   public static Builder everything() {
     return new Builder(true);
   }
 
-  /** A filter matching every job of the hot table. */
+  /** {@return a filter matching every job of the hot table} */
   public static JobFilter all() {
     return builder().build();
   }
 
-  /** The statuses to match (any of them); empty for every status. */
+  /** {@return the statuses to match (any of them); empty for every status} */
   public Set<JobStatus> statuses() {
     return statuses;
   }
 
-  /** The actors to match (any of them); empty for every actor. */
+  /** {@return the actors to match (any of them); empty for every actor} */
   public List<String> actors() {
     return actors;
   }
 
-  /** The queues to match (any of them); empty for every queue. */
+  /** {@return the queues to match (any of them); empty for every queue} */
   public List<String> queues() {
     return queues;
   }
 
-  /** Labels a job must carry, each with this value; empty for no label condition. */
+  /** {@return labels a job must carry, each with this value; empty for no label condition} */
   public Map<String, String> labels() {
     return labels;
   }
 
-  /** The last error's classes to match (any of them); empty for no error condition. */
+  /** {@return the last error's classes to match (any of them); empty for no error condition} */
   public List<String> errorClasses() {
     return errorClasses;
   }
 
-  /** Jobs created at or after this instant, or {@code null}. */
+  /** {@return the instant a matching job was created at or after, or {@code null}} */
   public @Nullable Instant createdFrom() {
     return createdFrom;
   }
 
-  /** Jobs created before this instant, or {@code null}. */
+  /** {@return the instant a matching job was created before, or {@code null}} */
   public @Nullable Instant createdTo() {
     return createdTo;
   }
 
-  /** Jobs finished at or after this instant, or {@code null}. */
+  /** {@return the instant a matching job finished at or after, or {@code null}} */
   public @Nullable Instant finishedFrom() {
     return finishedFrom;
   }
 
-  /** Jobs finished before this instant, or {@code null}. */
+  /** {@return the instant a matching job finished before, or {@code null}} */
   public @Nullable Instant finishedTo() {
     return finishedTo;
   }
 
-  /** Whether the search looks at the archive (pruned jobs) too. */
+  /** {@return whether the search looks at the archive (pruned jobs) too} */
   public boolean includeArchived() {
     return includeArchived;
   }
 
-  /** Whether the filter was built from {@link #everything()}. */
+  /** {@return whether the filter was built from {@link #everything()}} */
   public boolean isEverything() {
     return everything;
   }
 
-  /** Whether a criterion other than the statuses narrows the filter. */
+  /** {@return whether a criterion other than the statuses narrows the filter} */
   public boolean narrows() {
     return !actors.isEmpty()
         || !queues.isEmpty()
@@ -189,7 +189,12 @@ public final class JobFilter {
       this.everything = everything;
     }
 
-    /** Adds statuses to match (a job matches any of them). */
+    /**
+     * Adds statuses to match (a job matches any of them).
+     *
+     * @param wanted the statuses to match
+     * @return this builder
+     */
     public Builder statuses(JobStatus... wanted) {
       for (JobStatus s : Objects.requireNonNull(wanted, "statuses")) {
         statuses.add(Objects.requireNonNull(s, "status"));
@@ -197,19 +202,34 @@ public final class JobFilter {
       return this;
     }
 
-    /** Adds actors to match (a job matches any of them); names as in {@link JobRequest}. */
+    /**
+     * Adds actors to match (a job matches any of them); names as in {@link JobRequest}.
+     *
+     * @param names the actors' names
+     * @return this builder
+     */
     public Builder actors(String... names) {
       addNames("actor", names, actors);
       return this;
     }
 
-    /** Adds queues to match (a job matches any of them). */
+    /**
+     * Adds queues to match (a job matches any of them).
+     *
+     * @param names the queues' names
+     * @return this builder
+     */
     public Builder queues(String... names) {
       addNames("queue", names, queues);
       return this;
     }
 
-    /** Adds error classes to match against the last error (a job matches any of them). */
+    /**
+     * Adds error classes to match against the last error (a job matches any of them).
+     *
+     * @param names the error classes, as stored
+     * @return this builder
+     */
     public Builder errorClasses(String... names) {
       addNames("error class", names, errorClasses);
       return this;
@@ -227,7 +247,13 @@ public final class JobFilter {
       }
     }
 
-    /** Adds a label the job must carry with exactly this value. */
+    /**
+     * Adds a label the job must carry with exactly this value.
+     *
+     * @param key the label's key
+     * @param value the value it must have
+     * @return this builder
+     */
     public Builder label(String key, String value) {
       CallerText.requireName(
           "label key", Objects.requireNonNull(key, "label key"), JobRequest.MAX_LABEL_KEY_CHARS);
@@ -249,6 +275,9 @@ public final class JobFilter {
     /**
      * Jobs created in {@code [from, to)}; either end may be {@code null} (open).
      *
+     * @param from the earliest creation time, inclusive, or {@code null}
+     * @param to the latest creation time, exclusive, or {@code null}
+     * @return this builder
      * @throws IllegalArgumentException when {@code from} is not before {@code to}
      */
     public Builder createdBetween(@Nullable Instant from, @Nullable Instant to) {
@@ -261,6 +290,9 @@ public final class JobFilter {
     /**
      * Jobs finished in {@code [from, to)}; either end may be {@code null} (open).
      *
+     * @param from the earliest finish time, inclusive, or {@code null}
+     * @param to the latest finish time, exclusive, or {@code null}
+     * @return this builder
      * @throws IllegalArgumentException when {@code from} is not before {@code to}
      */
     public Builder finishedBetween(@Nullable Instant from, @Nullable Instant to) {
@@ -277,13 +309,17 @@ public final class JobFilter {
       }
     }
 
-    /** The search looks at the archive (pruned terminal jobs) too; default: the hot table only. */
+    /**
+     * The search looks at the archive (pruned terminal jobs) too; default: the hot table only.
+     *
+     * @return this builder
+     */
     public Builder includeArchived() {
       this.includeArchived = true;
       return this;
     }
 
-    /** The filter. */
+    /** {@return the filter} */
     public JobFilter build() {
       return new JobFilter(this);
     }

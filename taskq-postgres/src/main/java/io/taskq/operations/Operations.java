@@ -30,16 +30,21 @@ public interface Operations {
   String DISCARDED = "Discarded";
 
   /**
-   * The newest jobs matching {@code filter}, at most {@code pageSize} of them (A1).
+   * {@return the newest jobs matching {@code filter}, at most {@code pageSize} of them (A1)}
    *
+   * @param filter which jobs
+   * @param pageSize the most jobs on the page
    * @throws IllegalArgumentException when {@code pageSize} is outside 1..{@value #MAX_PAGE_SIZE}
    */
   JobPage search(JobFilter filter, int pageSize);
 
   /**
-   * The next page: the newest matching jobs with an id below {@code cursor} (a page's {@link
-   * JobPage#nextCursor()}). Keyset paging: jobs enqueued meanwhile never shift a page.
+   * {@return the next page: the newest matching jobs with an id below {@code cursor} (a page's
+   * {@link JobPage#nextCursor()})} Keyset paging: jobs enqueued meanwhile never shift a page.
    *
+   * @param filter which jobs
+   * @param pageSize the most jobs on the page
+   * @param cursor the previous page's {@link JobPage#nextCursor()}
    * @throws IllegalArgumentException when {@code pageSize} is outside 1..{@value #MAX_PAGE_SIZE}
    */
   JobPage search(JobFilter filter, int pageSize, long cursor);
@@ -59,25 +64,42 @@ public interface Operations {
    */
   BoundedCount count(JobFilter filter, int atMost);
 
-  /** Jobs per status, queue and actor in the hot table (A1). */
+  /** {@return the jobs per status, queue and actor in the hot table (A1)} */
   JobCounts counts();
 
-  /** Jobs per status, queue and actor, the archive's counted too when {@code includeArchive}. */
+  /**
+   * {@return the jobs per status, queue and actor, the archive's counted too when {@code
+   * includeArchive}}
+   *
+   * @param includeArchive true to count archived jobs too
+   */
   JobCounts counts(boolean includeArchive);
 
-  /** One job's full story (A2), archived jobs included; empty for an unknown id. */
+  /**
+   * {@return one job's full story (A2), archived jobs included; empty for an unknown id}
+   *
+   * @param id the job's id
+   */
   Optional<JobDetail> detail(long id);
 
   /**
    * Retries a failed, crashed or cancelled job now (A3): it becomes pending, keeps its attempt
    * count (one more attempt is allowed when it had none left), and a {@code manually_retried} event
    * is written with it. Any other job is left alone and the result says why.
+   *
+   * @param id the job's id
+   * @return what the call did
    */
   RetryResult retry(long id);
 
   /**
    * Retries a failed, crashed or cancelled job at {@code runAt} (scheduled until then; now when
    * {@code null} or past), noting {@code by} (who asked, for the event; may be {@code null}).
+   *
+   * @param id the job's id
+   * @param runAt when to run it, or {@code null} for now
+   * @param by who asked, or {@code null}
+   * @return what the call did
    */
   RetryResult retry(long id, @Nullable Instant runAt, @Nullable String by);
 
@@ -91,13 +113,20 @@ public interface Operations {
    * cancel it instead), as is a job that has ended ({@code FINISHED}, {@code ARCHIVED}) or an
    * unknown id ({@code NOT_FOUND}); {@link DiscardResult#message()} says so in one sentence.
    *
+   * @param id the job's id
    * @param reason why (required: it is the event's note), at most 1000 characters
    * @param by who discards, or {@code null}
+   * @return what the call did
    * @throws IllegalArgumentException when {@code reason} is blank or longer than 1000 characters
    */
   DiscardResult discard(long id, String reason, @Nullable String by);
 
-  /** {@link #retryWhere(JobFilter, RetryWhereListener)} without a progress listener. */
+  /**
+   * {@return the result of {@link #retryWhere(JobFilter, RetryWhereListener)} without a progress
+   * listener}
+   *
+   * @param filter which jobs to retry
+   */
   RetryWhereResult retryWhere(JobFilter filter);
 
   /**
@@ -109,6 +138,9 @@ public interface Operations {
    * interruption retries the rest only and a job retried here that fails again is not retried
    * twice.
    *
+   * @param filter which jobs to retry
+   * @param listener told after each committed batch
+   * @return the totals
    * @throws IllegalArgumentException when the filter names no actor, queue, label, error class or
    *     time range and was not built from {@link JobFilter#everything()}, or names only statuses
    *     that cannot be retried
@@ -122,6 +154,7 @@ public interface Operations {
    * the wake channel. Running jobs finish; enqueues, cron fires and scheduled promotion go on (the
    * jobs wait, pending).
    *
+   * @param target the queue, every queue, or the actor
    * @param by who pauses (shown by {@link #paused()}), or {@code null}
    * @param reason why, or {@code null}
    * @return true when the target was not paused before (a second pause keeps the first's time)
@@ -131,23 +164,31 @@ public interface Operations {
   /**
    * Resumes a paused queue or actor; workers claim its jobs again at once.
    *
+   * @param target the queue, every queue, or the actor
    * @return true when it was paused
    */
   boolean resume(PauseTarget target);
 
-  /** Every stored pause. */
+  /** {@return every stored pause} */
   List<Pause> paused();
 
-  /** Every queue that has jobs, a registered actor or a pause, with its counts (A8). */
+  /** {@return every queue that has jobs, a registered actor or a pause, with its counts (A8)} */
   List<QueueInfo> queues();
 
-  /** Every registered actor and every actor with jobs, with its counts (A8). */
+  /** {@return every registered actor and every actor with jobs, with its counts (A8)} */
   List<ActorInfo> actors();
 
-  /** The session leading the schema's maintenance now (M1), or empty when none holds the lock. */
+  /**
+   * {@return the session leading the schema's maintenance now (M1), or empty when none holds the
+   * lock}
+   */
   Optional<LeaderInfo> leader();
 
-  /** Jobs per queue that ended failed or crashed at or after {@code since} (A8). */
+  /**
+   * {@return jobs per queue that ended failed or crashed at or after {@code since} (A8)}
+   *
+   * @param since the earliest end time counted
+   */
   Map<String, Long> failuresSince(Instant since);
 
   /**

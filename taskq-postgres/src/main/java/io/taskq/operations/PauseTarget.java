@@ -22,13 +22,18 @@ public record PauseTarget(Kind kind, String name) {
     /** An actor: no job of it is claimed, whatever its queue. */
     ACTOR;
 
-    /** The stored value. */
+    /** {@return the stored value} */
     public String dbValue() {
       return name().toLowerCase(Locale.ROOT);
     }
   }
 
-  /** Checks the name. */
+  /**
+   * Checks the name.
+   *
+   * @param kind queue or actor
+   * @param name the queue's or actor's name; {@code *} for every queue
+   */
   public PauseTarget {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(name, kind.dbValue());
@@ -41,17 +46,25 @@ public record PauseTarget(Kind kind, String name) {
     }
   }
 
-  /** The queue {@code name}. */
+  /**
+   * {@return the queue {@code name}}
+   *
+   * @param name the queue's name
+   */
   public static PauseTarget queue(String name) {
     return new PauseTarget(Kind.QUEUE, name);
   }
 
-  /** Every queue of the schema. */
+  /** {@return every queue of the schema} */
   public static PauseTarget allQueues() {
     return new PauseTarget(Kind.QUEUE, ALL);
   }
 
-  /** The actor {@code name}. */
+  /**
+   * {@return the actor {@code name}}
+   *
+   * @param name the actor's name
+   */
   public static PauseTarget actor(String name) {
     return new PauseTarget(Kind.ACTOR, name);
   }

@@ -31,7 +31,7 @@ public record RetryResult(
     ARCHIVED
   }
 
-  /** Whether the job was retried. */
+  /** {@return whether the job was retried} */
   public boolean retried() {
     return outcome == Outcome.RETRIED;
   }

@@ -12,9 +12,17 @@ public final class RetryWhereException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   private final transient RetryWhereProgress progress;
+
+  /** The SQLSTATE of the database's error, or {@code null} when it had none. */
   private final @Nullable String sqlState;
 
-  /** A retry that stopped after {@code progress} on {@code cause}. */
+  /**
+   * A retry that stopped after {@code progress} on {@code cause}.
+   *
+   * @param message what failed
+   * @param progress what was committed before the failure
+   * @param cause the driver's exception
+   */
   public RetryWhereException(String message, RetryWhereProgress progress, SQLException cause) {
     super(
         message
@@ -32,12 +40,12 @@ public final class RetryWhereException extends RuntimeException {
     this.sqlState = cause.getSQLState();
   }
 
-  /** The work committed before the error. */
+  /** {@return the work committed before the error} */
   public RetryWhereProgress progress() {
     return progress;
   }
 
-  /** The SQLSTATE of the failure. */
+  /** {@return the SQLSTATE of the failure} */
   public @Nullable String sqlState() {
     return sqlState;
   }

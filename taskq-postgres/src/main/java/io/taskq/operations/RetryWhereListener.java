@@ -10,6 +10,10 @@ public interface RetryWhereListener {
   /** A listener that ignores progress. */
   RetryWhereListener NONE = progress -> {};
 
-  /** One more batch committed. */
+  /**
+   * One more batch committed.
+   *
+   * @param progress the totals so far
+   */
   void onBatch(RetryWhereProgress progress);
 }

@@ -28,6 +28,6 @@ public interface SchemaMigrations {
    */
   SchemaStatus verify();
 
-  /** What the schema records and what is pending, changing nothing. */
+  /** {@return what the schema records and what is pending, changing nothing} */
   SchemaStatus status();
 }

@@ -77,12 +77,22 @@ public final class PostgresProgressStore implements ProgressStore, AutoCloseable
     this.sql = NamedStatements.load(SQL, schema);
   }
 
-  /** A store in {@code schema} of {@code dataSource}, polling every second for subscribers. */
+  /**
+   * {@return a store in {@code schema} of {@code dataSource}, polling every second for subscribers}
+   *
+   * @param dataSource the database of the store
+   * @param schema the TaskQ schema
+   */
   public static PostgresProgressStore create(DataSource dataSource, SchemaName schema) {
     return builder(dataSource, schema).build();
   }
 
-  /** A builder of a store in {@code schema} of {@code dataSource}. */
+  /**
+   * {@return a builder of a store in {@code schema} of {@code dataSource}}
+   *
+   * @param dataSource the database of the store
+   * @param schema the TaskQ schema
+   */
   public static Builder builder(DataSource dataSource, SchemaName schema) {
     return new Builder(dataSource, schema);
   }
@@ -96,6 +106,11 @@ public final class PostgresProgressStore implements ProgressStore, AutoCloseable
    * The report of the attempt holding job {@code jobId} under {@code leaseToken} (D9): stored only
    * while that attempt still holds the lease.
    *
+   * @param jobId the job's id
+   * @param leaseToken the lease token of the reporting attempt
+   * @param fraction the share done, 0..1
+   * @param message what is being done
+   * @param detailJson a JSON object with details, or {@code null}
    * @return whether the report was stored (false: the lease was lost, the job is no longer running,
    *     or the database refused; the report is dropped and the job goes on)
    * @throws IllegalArgumentException when the report is invalid
@@ -286,12 +301,16 @@ public final class PostgresProgressStore implements ProgressStore, AutoCloseable
         rs.getObject("reported_at", OffsetDateTime.class).toInstant());
   }
 
-  /** Reports the database refused (dropped, logged, never failing the job). */
+  /**
+   * Reports the database refused (dropped, logged, never failing the job).
+   *
+   * @return the count of dropped reports
+   */
   public synchronized long droppedReports() {
     return dropped;
   }
 
-  /** The schema this store reads and writes. */
+  /** {@return the schema this store reads and writes} */
   public SchemaName schema() {
     return schema;
   }
@@ -350,6 +369,8 @@ public final class PostgresProgressStore implements ProgressStore, AutoCloseable
     /**
      * How often subscriptions poll for new reports; 10 ms to 1 minute, default 1 s.
      *
+     * @param interval how often subscriptions poll for new reports; 10 ms to 1 minute, default 1 s
+     * @return this builder
      * @throws IllegalArgumentException outside that range
      */
     public Builder pollInterval(Duration interval) {
@@ -363,6 +384,7 @@ public final class PostgresProgressStore implements ProgressStore, AutoCloseable
       return this;
     }
 
+    /** {@return a store with this builder's settings} */
     public PostgresProgressStore build() {
       return new PostgresProgressStore(this);
     }
