@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -25,9 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * K3: the signature check the build runs in every published module's verify phase
- * (tools/ApiSignatures.java, through the parent pom's api-signatures execution), run here the same
- * way on a fixture module compiled by the test: record its API, then change it without recording
- * the change, and the check fails naming the file, the lines and the command that regenerates it.
+ * (tools/ApiSignatures.java, through the parent pom's api-signatures execution), run here with the
+ * same arguments on a fixture module compiled by the test: record its API, then change it without
+ * recording the change, and the check fails naming the file, the lines and the command that
+ * regenerates it.
  */
 @Tag("K3")
 class ApiSignaturesTest {
@@ -37,10 +39,21 @@ class ApiSignaturesTest {
 
   private static final String GREET = "  public String greet(String name) { return name; }\n";
 
+  /** The tool compiled once for the class (the build runs the same source with java's launcher). */
+  @TempDir static Path toolClasses;
+
   @TempDir Path dir;
   private Path sources;
   private Path classes;
   private Path apiFile;
+
+  @BeforeAll
+  static void compileTheTool() {
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    ByteArrayOutputStream errors = new ByteArrayOutputStream();
+    int code = javac.run(null, null, errors, "-d", toolClasses.toString(), TOOL.toString());
+    assertThat(code).as(errors.toString(StandardCharsets.UTF_8)).isZero();
+  }
 
   @BeforeEach
   void recordTheFixturesApi() throws IOException {
@@ -177,16 +190,17 @@ class ApiSignaturesTest {
 
   private record Result(int exitCode, String output) {}
 
-  /** Runs the tool as the build does: a source program on the module's class path. */
+  /** Runs the tool as the build does, on the module's class path (compiled, not from source). */
   private Result run(boolean write) throws IOException {
     String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String classPath = classes + File.pathSeparator + jspecify();
+    String classPath =
+        String.join(File.pathSeparator, toolClasses.toString(), classes.toString(), jspecify());
     Process process =
         new ProcessBuilder(
                 javaBin,
                 "-classpath",
                 classPath,
-                TOOL.toString(),
+                "ApiSignatures",
                 "--packaging=jar",
                 "--module=fixture",
                 "--classes=" + classes,
