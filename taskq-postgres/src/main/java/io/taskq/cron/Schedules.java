@@ -146,8 +146,8 @@ public final class Schedules {
                 if (!rs.next()) {
                   return false;
                 }
-                cron = rs.getString(1);
-                zone = rs.getString(2);
+                cron = rs.getString("cron_expression");
+                zone = rs.getString("time_zone");
               }
             }
             Instant next = CronExpression.parse(cron).nextAfter(now(conn), ZoneId.of(zone));
@@ -233,27 +233,28 @@ public final class Schedules {
     }
   }
 
+  /** One row of {@code find_schedule} / {@code list_schedules} (cron.sql), read by column name. */
   private static ScheduleInfo info(ResultSet rs) throws SQLException {
-    long lastJob = rs.getLong(15);
+    long lastJob = rs.getLong("last_job_id");
     Long lastJobId = rs.wasNull() ? null : lastJob;
     return new ScheduleInfo(
-        rs.getString(1),
-        rs.getString(2),
-        rs.getString(3),
-        ZoneId.of(rs.getString(4)),
-        rs.getString(5),
-        rs.getString(6),
-        rs.getString(7),
-        rs.getInt(8),
-        MisfirePolicy.fromDbValue(rs.getString(9)),
-        rs.getBoolean(10),
-        rs.getTimestamp(11).toInstant(),
-        rs.getInt(12),
-        rs.getString(13),
-        instant(rs.getTimestamp(14)),
+        rs.getString("name"),
+        rs.getString("actor"),
+        rs.getString("cron_expression"),
+        ZoneId.of(rs.getString("time_zone")),
+        rs.getString("payload"),
+        rs.getString("payload_factory"),
+        rs.getString("queue"),
+        rs.getInt("priority"),
+        MisfirePolicy.fromDbValue(rs.getString("misfire_policy")),
+        rs.getBoolean("enabled"),
+        rs.getTimestamp("next_fire_at").toInstant(),
+        rs.getInt("consecutive_failures"),
+        rs.getString("last_fire_error"),
+        instant(rs.getTimestamp("last_fired_at")),
         lastJobId,
-        rs.getTimestamp(16).toInstant(),
-        rs.getTimestamp(17).toInstant());
+        rs.getTimestamp("created_at").toInstant(),
+        rs.getTimestamp("updated_at").toInstant());
   }
 
   private static @Nullable Instant instant(@Nullable Timestamp t) {

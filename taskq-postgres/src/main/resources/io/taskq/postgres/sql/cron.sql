@@ -44,15 +44,16 @@ WHERE (s.actor, s.cron_expression, s.time_zone, s.payload, s.payload_factory, s.
        EXCLUDED.retry_jitter, EXCLUDED.misfire_policy)
 
 -- name: find_schedule
-SELECT name, actor, cron_expression, time_zone, payload::text, payload_factory, queue, priority,
-       misfire_policy, enabled, next_fire_at, consecutive_failures, last_fire_error,
+-- Schedules.info reads this row, and list_schedules' rows, by column name.
+SELECT name, actor, cron_expression, time_zone, payload::text AS payload, payload_factory, queue,
+       priority, misfire_policy, enabled, next_fire_at, consecutive_failures, last_fire_error,
        last_fired_at, last_job_id, created_at, updated_at
 FROM {schema}.cron_schedules
 WHERE name = ?
 
 -- name: list_schedules
-SELECT name, actor, cron_expression, time_zone, payload::text, payload_factory, queue, priority,
-       misfire_policy, enabled, next_fire_at, consecutive_failures, last_fire_error,
+SELECT name, actor, cron_expression, time_zone, payload::text AS payload, payload_factory, queue,
+       priority, misfire_policy, enabled, next_fire_at, consecutive_failures, last_fire_error,
        last_fired_at, last_job_id, created_at, updated_at
 FROM {schema}.cron_schedules
 ORDER BY name
