@@ -14,6 +14,7 @@ import io.taskq.postgres.internal.CloseDeadline;
 import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.OwnedPool;
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.internal.caps.CapsSettings;
 import io.taskq.postgres.internal.caps.ConcurrencyCaps;
 import io.taskq.postgres.internal.cron.CronFaults;
@@ -28,7 +29,6 @@ import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.internal.migrate.PostgresMigrations;
 import io.taskq.postgres.internal.operations.PostgresOperations;
 import io.taskq.postgres.internal.startup.StartupChecks;
-import io.taskq.postgres.internal.sweep.MaintenanceSweeps;
 import io.taskq.postgres.internal.worker.Worker;
 import io.taskq.postgres.internal.worker.WorkerSettings;
 import io.taskq.progress.PostgresProgressStore;
@@ -152,6 +152,7 @@ public final class TaskQ implements AutoCloseable {
   private volatile @Nullable Maintenance maintenance;
   private final PayloadFactories payloadFactories = new PayloadFactories();
   private final CronFaults cronFaults = new CronFaults();
+  private final TestHooks testHooks = TestHooks.attach(this, this::crash);
   private @Nullable CronLoop cron;
   private @Nullable Schedules schedules;
   private @Nullable Operations operations;
@@ -256,7 +257,8 @@ public final class TaskQ implements AutoCloseable {
             new CapsSettings(
                 ConcurrencyCaps.of(queueCaps, actors.values()),
                 config.maxKeyedReservations(),
-                config.sweepInterval()));
+                config.sweepInterval()),
+            testHooks);
     if (maintain) {
       maintenance = startMaintenance(dataSource);
       CronLoop loop =
@@ -323,7 +325,7 @@ public final class TaskQ implements AutoCloseable {
     Maintenance started =
         Maintenance.builder(dataSource, config.schemaName(), leaderSource(dataSource))
             .settings(MaintenanceSettings.from(config))
-            .sweeps(MaintenanceSweeps.of(config))
+            .everySweep()
             .listener(maintenanceListener)
             .build();
     started.start();
@@ -699,11 +701,12 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
-   * Test-only: dies like a killed process. Maintenance stops and its leader connection closes (the
-   * server releases the lock, as it would for a dead process); the worker stops without recording
-   * outcomes, releasing leases or deleting its row, so its jobs are left to the reclaim sweep.
+   * Dies like a killed process ({@link TestHooks#crash()}, tests only). Maintenance stops and its
+   * leader connection closes (the server releases the lock, as it would for a dead process); the
+   * worker stops without recording outcomes, releasing leases or deleting its row, so its jobs are
+   * left to the reclaim sweep.
    */
-  synchronized void crashForTest() {
+  private synchronized void crash() {
     Maintenance maintaining = maintenance;
     Worker running = worker;
     HikariDataSource pool = ownedPool;
@@ -724,7 +727,7 @@ public final class TaskQ implements AutoCloseable {
       maintaining.close();
     }
     if (running != null) {
-      running.crashForTest();
+      testHooks.worker().crash();
     }
     if (pool != null) {
       pool.close();

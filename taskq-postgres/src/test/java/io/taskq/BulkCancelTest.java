@@ -15,6 +15,7 @@ import io.taskq.bulk.CancelFilter;
 import io.taskq.bulk.DeadlockRetriesExhaustedException;
 import io.taskq.bulk.EnqueuedBatch;
 import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.internal.bulk.BulkFaults;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
@@ -114,7 +115,7 @@ class BulkCancelTest {
     BulkProgressListener failAfter30 =
         p -> {
           if (p.batches() == 30) {
-            faults.batch().arm(1);
+            TestHooks.arm(faults.batch(), 1);
           }
         };
 
@@ -228,7 +229,7 @@ class BulkCancelTest {
   void aForcedDeadlock_isRetried_andTheRetriedBatchCountsOnce() throws Exception {
     enqueue("dl", 250);
     BulkFaults faults = client.bulkFaults();
-    faults.deadlock().arm(2);
+    TestHooks.arm(faults.deadlock(), 2);
 
     BulkCancelResult result = client.cancelWhere(CancelFilter.actor("dl"));
 
@@ -252,7 +253,7 @@ class BulkCancelTest {
     BulkProgressListener deadlockAfterTwo =
         p -> {
           if (p.batches() == 2) {
-            faults.deadlock().arm(3);
+            TestHooks.arm(faults.deadlock(), 3);
           }
         };
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
 import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.internal.sweep.StatementSweep;
@@ -359,7 +360,7 @@ class ConcurrencyCapsTest {
     assertThat(db.count("jobs WHERE status = 'running'")).isEqualTo(2);
 
     // Killed: no outcome, no release; its jobs stay 'running' and its slots stay held.
-    doomed.crashForTest();
+    TestHooks.of(doomed).crash();
     await()
         .atMost(Duration.ofSeconds(10))
         .until(
@@ -522,12 +523,12 @@ class ConcurrencyCapsTest {
     await()
         .atMost(Duration.ofSeconds(10))
         .until(() -> db.count("jobs WHERE status = 'succeeded'") == 6);
-    assertThat(taskq.runningWorker().reservations().size()).isLessThanOrEqualTo(4);
+    assertThat(TestHooks.of(taskq).worker().reservations().size()).isLessThanOrEqualTo(4);
     await()
         .atMost(Duration.ofSeconds(15))
         .until(() -> db.count("reservation_slots WHERE keyed") == 0);
-    assertThat(taskq.runningWorker().reservations().size()).isZero();
-    assertThat(taskq.runningWorker().keyedDrain().orElseThrow().deleted()).isEqualTo(6);
+    assertThat(TestHooks.of(taskq).worker().reservations().size()).isZero();
+    assertThat(TestHooks.of(taskq).worker().keyedDrain().orElseThrow().deleted()).isEqualTo(6);
   }
 
   @Test
@@ -560,9 +561,10 @@ class ConcurrencyCapsTest {
         .atMost(Duration.ofSeconds(10))
         .until(() -> db.count("jobs WHERE status = 'succeeded'") == 2);
 
-    assertThat(taskq.runningWorker().reservations().registryNames())
+    assertThat(TestHooks.of(taskq).worker().reservations().registryNames())
         .contains("taskq:global:queue:emails", "key:queued:a");
-    assertThat(taskq.runningWorker().reservations().contains("taskq:global:queue:emails")).isTrue();
+    assertThat(TestHooks.of(taskq).worker().reservations().contains("taskq:global:queue:emails"))
+        .isTrue();
     assertThat(db.count("reservation_slots WHERE scope_kind = 'queue' AND scope_name = 'emails'"))
         .isPositive();
     assertThat(db.count("reservation_slots WHERE scope_name LIKE 'taskq:global:%'")).isZero();

@@ -7,6 +7,7 @@ import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.cron.MisfirePolicy;
 import io.taskq.cron.Schedule;
 import io.taskq.cron.Schedules;
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.internal.cron.CronFaults;
 import io.taskq.postgres.internal.cron.CronTick;
 import io.taskq.postgres.internal.cron.PayloadFactories;
@@ -166,7 +167,7 @@ class CronTickTest {
     put("a", ACTOR);
     put("b", ACTOR);
     makeDue();
-    faults.plan().arm(1);
+    TestHooks.arm(faults.plan(), 1);
 
     CronTick.Result result = tick(100, 0).run(db.dataSource);
 
@@ -193,7 +194,7 @@ class CronTickTest {
     makeDue();
     List<Map<String, Object>> before =
         db.rows(db.sql("SELECT name, next_fire_at FROM {schema}.cron_schedules ORDER BY name"));
-    faults.insert().arm(1);
+    TestHooks.arm(faults.insert(), 1);
 
     assertThatThrownBy(() -> tick(100, 1).run(db.dataSource))
         .isInstanceOf(SQLTransientConnectionException.class)

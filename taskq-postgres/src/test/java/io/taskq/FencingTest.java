@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.taskq.postgres.internal.FaultSeam;
 import io.taskq.postgres.internal.FencedWrites;
 import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.internal.WorkerIdentity;
 import io.taskq.postgres.internal.completion.CompletionWriter;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
@@ -179,8 +180,10 @@ class FencingTest {
       takeOver(db, id);
       Map<String, Object> before = db.job(id);
       proceed.countDown();
-      await().atMost(Duration.ofSeconds(10)).until(() -> taskq.runningWorker().fencedWrites() >= 1);
-      await().atMost(Duration.ofSeconds(10)).until(() -> taskq.runningWorker().held() == 0);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> TestHooks.of(taskq).worker().fencedWrites() >= 1);
+      await().atMost(Duration.ofSeconds(10)).until(() -> TestHooks.of(taskq).worker().held() == 0);
       assertThat(db.job(id)).isEqualTo(before);
     }
     assertThat(db.job(id).get("status")).isEqualTo("running");

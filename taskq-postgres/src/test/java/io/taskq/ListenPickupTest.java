@@ -3,7 +3,8 @@ package io.taskq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.taskq.postgres.internal.worker.Worker;
+import io.taskq.postgres.internal.TestHooks;
+import io.taskq.postgres.internal.worker.WorkerProbe;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.SQLException;
@@ -39,7 +40,7 @@ class ListenPickupTest {
   }
 
   /** Waits until the worker listens and has made its start-up claim, so only a wake-up is left. */
-  private static void awaitIdleListening(Worker worker) {
+  private static void awaitIdleListening(WorkerProbe worker) {
     await().atMost(Duration.ofSeconds(10)).until(() -> worker.listenerConnects() > 0);
   }
 
@@ -49,14 +50,14 @@ class ListenPickupTest {
     try (TaskQ taskq = db.taskq(slowPolling(db))) {
       taskq.register(Actor.rawJson("ping", (json, ctx) -> null));
       taskq.start();
-      awaitIdleListening(taskq.runningWorker());
+      awaitIdleListening(TestHooks.of(taskq).worker());
       // Another connection, another client: its enqueue sends the wake NOTIFY on commit.
       JobsClient client = JobsClient.create(db.dataSource, db.schema);
       for (int round = 0; round < 3; round++) {
         long id = client.enqueue(JobRequest.of("ping", "{\"round\": " + round + "}"));
         await().atMost(PICKUP).until(() -> db.status(id).equals("succeeded"));
       }
-      assertThat(taskq.runningWorker().wakeNotifications()).isGreaterThanOrEqualTo(3);
+      assertThat(TestHooks.of(taskq).worker().wakeNotifications()).isGreaterThanOrEqualTo(3);
     }
   }
 
@@ -66,9 +67,9 @@ class ListenPickupTest {
     try (TaskQ taskq = db.taskq(slowPolling(db))) {
       taskq.register(Actor.rawJson("ping", (json, ctx) -> null));
       taskq.start();
-      Worker worker = taskq.runningWorker();
+      WorkerProbe worker = TestHooks.of(taskq).worker();
       awaitIdleListening(worker);
-      worker.faults().listen().arm(1);
+      TestHooks.arm(worker.faults().listen(), 1);
       long killed =
           db.queryLong(
               "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"

@@ -3,6 +3,7 @@ package io.taskq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.SQLException;
@@ -65,7 +66,7 @@ class LookaheadPickupTest {
       // The start-up claim finds nothing.
       await()
           .atMost(Duration.ofSeconds(10))
-          .until(() -> taskq.runningWorker().listenerConnects() > 0);
+          .until(() -> TestHooks.of(taskq).worker().listenerConnects() > 0);
       JobsClient client = JobsClient.create(db.dataSource, db.schema);
 
       for (int round = 0; round < ROUNDS; round++) {

@@ -3,7 +3,8 @@ package io.taskq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.taskq.postgres.internal.worker.Worker;
+import io.taskq.postgres.internal.TestHooks;
+import io.taskq.postgres.internal.worker.WorkerProbe;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.SQLException;
@@ -42,8 +43,8 @@ class LoopFaultsTest {
     try (TaskQ taskq = db.taskq()) {
       taskq.register(Actor.rawJson("flush", (json, ctx) -> runs.incrementAndGet()));
       taskq.start();
-      Worker worker = taskq.runningWorker();
-      worker.faults().complete().arm(3);
+      WorkerProbe worker = TestHooks.of(taskq).worker();
+      TestHooks.arm(worker.faults().complete(), 3);
       List<Long> ids = db.enqueue("flush", "default", 20, RetryPolicy.defaults());
       db.notifyWake();
       await()
@@ -64,8 +65,8 @@ class LoopFaultsTest {
     TaskQ taskq = db.taskq();
     taskq.register(Actor.rawJson("late", (json, ctx) -> runs.incrementAndGet()));
     taskq.start();
-    Worker worker = taskq.runningWorker();
-    worker.faults().complete().arm(6);
+    WorkerProbe worker = TestHooks.of(taskq).worker();
+    TestHooks.arm(worker.faults().complete(), 6);
     List<Long> ids = db.enqueue("late", "default", 5, RetryPolicy.defaults());
     db.notifyWake();
     await().atMost(Duration.ofSeconds(10)).until(() -> runs.get() == 5);
@@ -82,8 +83,8 @@ class LoopFaultsTest {
     try (TaskQ taskq = db.taskq()) {
       taskq.register(Actor.rawJson("claimed", (json, ctx) -> null));
       taskq.start();
-      Worker worker = taskq.runningWorker();
-      worker.faults().claim().arm(4);
+      WorkerProbe worker = TestHooks.of(taskq).worker();
+      TestHooks.arm(worker.faults().claim(), 4);
       // Wait for the first armed claim to fail before enqueueing: a claim that passed the seam
       // just before arm() could otherwise take the job and end the test with faults unconsumed.
       db.notifyWake();
@@ -101,8 +102,8 @@ class LoopFaultsTest {
     try (TaskQ taskq = db.taskq()) {
       taskq.register(Actor.rawJson("beat", (json, ctx) -> null));
       taskq.start();
-      Worker worker = taskq.runningWorker();
-      worker.faults().heartbeat().arm(3);
+      WorkerProbe worker = TestHooks.of(taskq).worker();
+      TestHooks.arm(worker.faults().heartbeat(), 3);
       await()
           .atMost(Duration.ofSeconds(10))
           .until(() -> worker.faults().heartbeat().remaining() == 0);
@@ -120,8 +121,8 @@ class LoopFaultsTest {
     TaskQ taskq = db.taskq(db.config().leasePeriod(Duration.ofSeconds(1)));
     taskq.register(Actor.rawJson("stuck", (json, ctx) -> runs.incrementAndGet()));
     taskq.start();
-    Worker worker = taskq.runningWorker();
-    worker.faults().complete().arm(1_000);
+    WorkerProbe worker = TestHooks.of(taskq).worker();
+    TestHooks.arm(worker.faults().complete(), 1_000);
     long id = db.enqueueOne("stuck", RetryPolicy.defaults());
     db.notifyWake();
     await().atMost(Duration.ofSeconds(10)).until(() -> runs.get() == 1);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.SQLException;
@@ -44,7 +45,7 @@ class OwnedResourcesTest {
       taskq.start();
       long id = taskq.jobs().enqueue(JobRequest.of("own", "{}"));
       await().atMost(Duration.ofSeconds(10)).until(() -> db.status(id).equals("succeeded"));
-      assertThat(taskq.runningWorker().listenerConnects()).isPositive();
+      assertThat(TestHooks.of(taskq).worker().listenerConnects()).isPositive();
       assertThat(connections(db, "LISTEN %")).isEqualTo(1);
       assertThat(connections(db, "%")).isGreaterThan(1);
     }

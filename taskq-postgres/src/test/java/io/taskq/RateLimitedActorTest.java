@@ -8,6 +8,7 @@ import io.taskq.limits.PostgresSlidingWindow;
 import io.taskq.limits.RateLimiter;
 import io.taskq.limits.SlidingWindowLog;
 import io.taskq.limits.UnavailablePolicy;
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.testing.Db;
 import io.taskq.postgres.testing.TcpProxy;
 import io.taskq.redis.RedisConnector;
@@ -276,7 +277,7 @@ class RateLimitedActorTest {
             rows.queryColumn(
                 db.sql("SELECT name FROM {schema}.rate_limit_buckets WHERE keyed ORDER BY name")))
         .containsExactly("customer:a", "customer:b", "customer:c");
-    assertThat(taskq.runningWorker().registeredRateLimitKeys()).isLessThanOrEqualTo(2);
+    assertThat(TestHooks.of(taskq).worker().registeredRateLimitKeys()).isLessThanOrEqualTo(2);
   }
 
   @Test
@@ -310,7 +311,7 @@ class RateLimitedActorTest {
     await()
         .atMost(Duration.ofSeconds(15))
         .pollInterval(Duration.ofMillis(100))
-        .until(() -> taskq.runningWorker().registeredRateLimitKeys() == 0);
+        .until(() -> TestHooks.of(taskq).worker().registeredRateLimitKeys() == 0);
     await()
         .atMost(Duration.ofSeconds(15))
         .pollInterval(Duration.ofMillis(100))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.taskq.core.internal.AdvisoryLockName;
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.testing.RecordingListener;
 import io.taskq.spi.MaintenanceHealth;
 import io.taskq.testing.TaskQTest;
@@ -234,7 +235,7 @@ class TaskQFleetTest {
     assertThat(db.count("jobs WHERE status = 'running' AND locked_by = ?", doomedId))
         .isEqualTo(jobs);
 
-    doomed.crashForTest();
+    TestHooks.of(doomed).crash();
     // Dead, not shut down: its leases are still held and its row is still there.
     assertThat(db.count("jobs WHERE status = 'running' AND locked_by = ?", doomedId))
         .isEqualTo(jobs);

@@ -3,6 +3,7 @@ package io.taskq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.time.Duration;
@@ -44,8 +45,8 @@ class WakeIsolationTest {
           .atMost(Duration.ofSeconds(10))
           .until(
               () ->
-                  workerB.runningWorker().listenerConnects() > 0
-                      && workerA.runningWorker().listenerConnects() > 0);
+                  TestHooks.of(workerB).worker().listenerConnects() > 0
+                      && TestHooks.of(workerA).worker().listenerConnects() > 0);
 
       a.enqueue("shared", "default", 50, RetryPolicy.defaults());
       for (int i = 0; i < 5; i++) {
@@ -56,10 +57,10 @@ class WakeIsolationTest {
           .until(() -> a.count("jobs WHERE status = 'succeeded'") == 50);
       await()
           .atMost(Duration.ofSeconds(10))
-          .until(() -> workerA.runningWorker().wakeNotifications() >= 5);
+          .until(() -> TestHooks.of(workerA).worker().wakeNotifications() >= 5);
       assertThat(ranInA).hasValue(50);
       assertThat(ranInB).hasValue(0);
-      assertThat(workerB.runningWorker().wakeNotifications()).isZero();
+      assertThat(TestHooks.of(workerB).worker().wakeNotifications()).isZero();
       assertThat(b.count("job_attempts")).isZero();
 
       b.enqueue("shared", "default", 7, RetryPolicy.defaults());

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.taskq.TaskQConfig;
 import io.taskq.core.internal.NotifyChannels;
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.testing.Db;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
@@ -172,7 +173,7 @@ class ReclaimWatchTest {
     ReclaimEventFeed feed = feed(Duration.ofMillis(100));
     try (ReclaimWatch watch = feed.watchReclaims(FeedCursor.beginning(), e -> add(e))) {
       int first = awaitListening();
-      feed.faults().listen().arm(3);
+      TestHooks.arm(feed.faults().listen(), 3);
 
       f.db.queryColumn("SELECT pg_terminate_backend(?)", first);
       long meanwhile = f.commitOne();
@@ -191,7 +192,7 @@ class ReclaimWatchTest {
   void failedPolls_areRetriedWithBackoff_andNothingIsLostOrRepeated() throws SQLException {
     ReclaimEventFeed feed = feed(NEVER);
     List<Long> ids = f.commit(3);
-    feed.faults().poll().arm(4);
+    TestHooks.arm(feed.faults().poll(), 4);
 
     try (ReclaimWatch watch = feed.watchReclaims(FeedCursor.beginning(), e -> add(e))) {
       await().atMost(PATIENCE).until(() -> delivered.size() >= 3);

@@ -8,12 +8,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A test-only fault injection point inside a real loop (Q1).
  *
- * <p>Born disarmed: {@link #check()} does nothing until a test calls {@link #arm(int)}. Each armed
- * fault is consumed by one check, which throws a fabricated transient {@link SQLException} into the
- * loop exactly where a real database failure would surface, so the loop's own retry and backoff
- * code runs. Counting, so a test can arm enough faults to exhaust a retry budget and then check
- * that exactly the armed number was consumed. Each worker owns its seams, so tests running side by
- * side cannot disturb each other.
+ * <p>Born disarmed: {@link #check()} does nothing until a test arms it ({@link TestHooks#arm}).
+ * Each armed fault is consumed by one check, which throws a fabricated transient {@link
+ * SQLException} into the loop exactly where a real database failure would surface, so the loop's
+ * own retry and backoff code runs. Counting, so a test can arm enough faults to exhaust a retry
+ * budget and then check that exactly the armed number was consumed. Each worker owns its seams, so
+ * tests running side by side cannot disturb each other.
  */
 public final class FaultSeam {
   /** The SQLSTATE of a deadlock, for {@link #FaultSeam(String, String)}. */
@@ -39,8 +39,8 @@ public final class FaultSeam {
     this.sqlState = sqlState;
   }
 
-  /** Adds {@code faults} faults to the next checks. */
-  public void arm(int faults) {
+  /** Adds {@code faults} faults to the next checks; tests arm through {@link TestHooks#arm}. */
+  void arm(int faults) {
     if (faults < 1) {
       throw new IllegalArgumentException("faults must be at least 1, was " + faults);
     }

@@ -2,10 +2,10 @@ package io.taskq.postgres.internal.worker;
 
 import io.taskq.Actor;
 import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.internal.WorkerIdentity;
 import io.taskq.postgres.internal.caps.CapsSettings;
 import io.taskq.postgres.internal.caps.KeyedReservationDrain;
-import io.taskq.postgres.internal.caps.ReservationRegistry;
 import io.taskq.postgres.internal.completion.Completer;
 import io.taskq.postgres.internal.dispatch.ClaimGate;
 import io.taskq.postgres.internal.dispatch.Dispatcher;
@@ -22,7 +22,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -112,6 +111,8 @@ public final class Worker implements AutoCloseable {
    *     dropped)
    * @param extensions rate limits and progress (M5)
    * @param caps the concurrency caps the claim enforces (L7)
+   * @param hooks where the worker registers what the project's tests read of it ({@link
+   *     WorkerProbe})
    * @throws SQLException when the worker cannot register (nothing is left running then)
    */
   public static Worker start(
@@ -122,7 +123,8 @@ public final class Worker implements AutoCloseable {
       @Nullable Executor executor,
       JobListener jobListener,
       WorkerExtensions extensions,
-      CapsSettings caps)
+      CapsSettings caps,
+      TestHooks hooks)
       throws SQLException {
     Map<String, Actor<?>> byName = new LinkedHashMap<>();
     actors.forEach(a -> byName.put(a.name(), a));
@@ -147,6 +149,7 @@ public final class Worker implements AutoCloseable {
                 caps,
                 WorkerFaults.disarmed()),
             registration);
+    hooks.workerStarted(new WorkerProbe(identity.id(), worker.faults, worker.path, worker::crash));
     try {
       registration.register(identity, actors);
     } catch (SQLException | RuntimeException e) {
@@ -191,11 +194,6 @@ public final class Worker implements AutoCloseable {
       LOG.warn(
           "worker {}: reclaiming idle rate-limit keys failed: {}", identity.id(), e.toString());
     }
-  }
-
-  /** The keyed rate limits this worker's registry holds now (S10). */
-  public int registeredRateLimitKeys() {
-    return path.rateLimits.registeredKeys();
   }
 
   /** Graceful shutdown (L11); see the class comment for the order. Idempotent. */
@@ -321,13 +319,8 @@ public final class Worker implements AutoCloseable {
     }
   }
 
-  /**
-   * Test-only: dies the way a killed process does. Every loop stops and every handler is
-   * interrupted with nothing written: no outcome recorded (the completer stops first), no lease
-   * released, the worker row left in place. What this worker held is left to the reclaim sweep
-   * (S1). Idempotent; {@link #close()} afterwards does nothing.
-   */
-  public void crashForTest() {
+  /** Dies the way a killed process does ({@link WorkerProbe#crash()}); see there. */
+  private void crash() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
@@ -354,50 +347,5 @@ public final class Worker implements AutoCloseable {
   /** The queues this worker claims from. */
   public List<String> queues() {
     return identity.queues();
-  }
-
-  /** Test-only fault seams, born disarmed. */
-  public WorkerFaults faults() {
-    return faults;
-  }
-
-  /** Writes the lease fence turned away so far (D9). */
-  public long fencedWrites() {
-    return path.fenced.count();
-  }
-
-  /** Notifications received on the schema's wake channel so far. */
-  public long wakeNotifications() {
-    return path.listener.wakeNotifications();
-  }
-
-  /** Times the listener (re)connected. */
-  public long listenerConnects() {
-    return path.listener.connects();
-  }
-
-  /** Successful heartbeat ticks so far. */
-  public long heartbeats() {
-    return path.heartbeat.ticks();
-  }
-
-  /** Completion statements that succeeded so far. */
-  public long completionBatches() {
-    return path.complete.batches();
-  }
-
-  /** This worker's registry of the reservation scopes it claimed slots of (S10, M7). */
-  public ReservationRegistry reservations() {
-    return path.reservations;
-  }
-
-  /** The keyed reservation drain (S10); empty when no actor declares a keyed cap. */
-  public Optional<KeyedReservationDrain> keyedDrain() {
-    return Optional.ofNullable(path.keyedDrain);
-  }
-
-  /** Attempts held right now (claimed and not yet recorded or released). */
-  public int held() {
-    return path.inFlight.size();
   }
 }

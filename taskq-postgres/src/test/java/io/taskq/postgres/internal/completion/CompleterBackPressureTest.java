@@ -7,6 +7,7 @@ import io.taskq.SchemaName;
 import io.taskq.postgres.internal.FaultSeam;
 import io.taskq.postgres.internal.FencedWrites;
 import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
 import io.taskq.postgres.internal.execution.Completion;
 import io.taskq.postgres.internal.execution.InFlight;
@@ -68,7 +69,7 @@ class CompleterBackPressureTest {
     FaultSeam seam = new FaultSeam("complete");
     // The writes keep failing until the test has seen the handler wait, however slow the machine:
     // a fixed number of faults ran out before a loaded CI host got there.
-    seam.arm(1_000_000);
+    TestHooks.arm(seam, 1_000_000);
     SchemaName schema = SchemaName.of(services.schema());
     Completer completer =
         new Completer(

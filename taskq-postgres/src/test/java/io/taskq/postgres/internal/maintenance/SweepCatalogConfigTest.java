@@ -1,17 +1,29 @@
-package io.taskq.postgres.internal.sweep;
+package io.taskq.postgres.internal.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.taskq.SchemaName;
 import io.taskq.TaskQConfig;
+import io.taskq.postgres.internal.sweep.Cadence;
+import io.taskq.postgres.internal.sweep.SweepSpec;
+import io.taskq.spi.MaintenanceListener;
 import java.time.LocalTime;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-class MaintenanceSweepsTest {
+/** The catalog's S4-S11 rows take their sizes, times and locks from the configuration. */
+class SweepCatalogConfigTest {
+  private static List<SweepSpec> configured(TaskQConfig config) {
+    return SweepCatalog.specs(
+        config.schemaName(),
+        MaintenanceSettings.from(config),
+        MaintenanceListener.NONE,
+        row -> !row.breakerWrapped());
+  }
+
   @Test
   void specifiesEverySweepWithTheCadenceAndBatchSizeOfTheGuide() {
     TaskQConfig config =
@@ -21,7 +33,7 @@ class MaintenanceSweepsTest {
             .pruneTime(LocalTime.of(2, 30))
             .build();
 
-    List<SweepSpec> sweeps = MaintenanceSweeps.of(config);
+    List<SweepSpec> sweeps = configured(config);
 
     assertThat(sweeps)
         .extracting(s -> s.sweep().sweepName(), SweepSpec::cadence, SweepSpec::batchSize)
@@ -41,7 +53,7 @@ class MaintenanceSweepsTest {
   void dailySweepsRunAtTheirUtcTimeUnderTheirOwnSchemaQualifiedLock() {
     TaskQConfig config = TaskQConfig.builder(Map.of()).schemaName(SchemaName.of("staging")).build();
 
-    List<SweepSpec> sweeps = MaintenanceSweeps.of(config);
+    List<SweepSpec> sweeps = configured(config);
 
     assertThat(sweeps.get(6).dailyAtUtc()).isEqualTo(LocalTime.of(3, 0));
     assertThat(sweeps.get(6).ownLock()).isNotNull();
