@@ -152,7 +152,7 @@ public final class TaskQ implements AutoCloseable {
   private volatile @Nullable Maintenance maintenance;
   private final PayloadFactories payloadFactories = new PayloadFactories();
   private final CronFaults cronFaults = new CronFaults();
-  private final TestHooks testHooks = TestHooks.attach(this, this::crash);
+  private final TestHooks testHooks = TestHooks.create(this::crash);
   private @Nullable CronLoop cron;
   private @Nullable Schedules schedules;
   private @Nullable Operations operations;

@@ -1,25 +1,21 @@
 package io.taskq.postgres.internal;
 
 import io.taskq.postgres.internal.worker.WorkerProbe;
-import java.util.Collections;
-import java.util.Map;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.util.Objects;
-import java.util.WeakHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The one object through which the project's tests reach into a running TaskQ (Q1): arming fault
  * seams, dying like a killed process, and reading the counters no production code reads. Production
- * classes only register here ({@link #attach}, {@link #workerStarted}); none of them offers a test
- * hook of its own.
+ * classes only create and feed them ({@link #create}, {@link #workerStarted}); none of them offers
+ * a test hook of its own.
  *
  * <p>Internal: not part of the public API. A test reaches the hooks of its TaskQ with {@link
  * #of(Object)}.
  */
 public final class TestHooks {
-  private static final Map<Object, TestHooks> OWNERS =
-      Collections.synchronizedMap(new WeakHashMap<>());
-
   private final Runnable crash;
   private volatile @Nullable WorkerProbe worker;
 
@@ -28,27 +24,34 @@ public final class TestHooks {
   }
 
   /**
-   * Creates and registers the hooks of {@code owner} (a TaskQ, at its construction).
+   * The hooks of a TaskQ, which keeps them in a private field of its own (no registry, nothing
+   * static: they live and go with their owner).
    *
    * @param crash what {@link #crash()} does: the owner's own death, without any orderly step
    */
-  public static TestHooks attach(Object owner, Runnable crash) {
-    TestHooks hooks = new TestHooks(crash);
-    OWNERS.put(Objects.requireNonNull(owner, "owner"), hooks);
-    return hooks;
+  public static TestHooks create(Runnable crash) {
+    return new TestHooks(crash);
   }
 
   /**
-   * The hooks of {@code owner}.
+   * The hooks {@code owner} keeps (its one field of this type), for the project's tests.
    *
-   * @throws IllegalArgumentException when {@code owner} registered none
+   * @throws IllegalArgumentException when {@code owner} keeps none
    */
   public static TestHooks of(Object owner) {
-    TestHooks hooks = OWNERS.get(owner);
-    if (hooks == null) {
-      throw new IllegalArgumentException(owner + " has no test hooks");
+    for (Class<?> c = owner.getClass(); c != null; c = c.getSuperclass()) {
+      for (Field field : c.getDeclaredFields()) {
+        if (field.getType() == TestHooks.class && !Modifier.isStatic(field.getModifiers())) {
+          try {
+            field.setAccessible(true);
+            return (TestHooks) Objects.requireNonNull(field.get(owner), field.getName());
+          } catch (IllegalAccessException | RuntimeException e) {
+            throw new IllegalArgumentException("cannot read the test hooks of " + owner, e);
+          }
+        }
+      }
     }
-    return hooks;
+    throw new IllegalArgumentException(owner.getClass().getName() + " keeps no test hooks");
   }
 
   /** Adds {@code faults} faults to {@code seam}'s next checks (the seams are born disarmed). */
