@@ -83,6 +83,7 @@ public final class DashboardServer implements AutoCloseable {
       throw new IllegalArgumentException("dashboard port must be in 0..65535, was " + port);
     }
     InetAddress address = localAddress(bind);
+    noDelay();
     ExecutorService executor = Executors.newFixedThreadPool(2, DashboardServer::daemon);
     try {
       HttpServer server = HttpServer.create(new InetSocketAddress(address, port), 0);
@@ -125,6 +126,20 @@ public final class DashboardServer implements AutoCloseable {
     String host = a.getAddress().getHostAddress();
     return (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
   }
+
+  /**
+   * Asks the JDK's server for TCP_NODELAY (unless the application chose otherwise): it writes a
+   * response's headers and body apart, and with Nagle's algorithm on, the body waits for the
+   * client's delayed acknowledgement of the headers, 40 ms on Linux, on every page. The JDK reads
+   * the property when its first server starts in the JVM, so it has effect when this is that one.
+   */
+  private static void noDelay() {
+    if (System.getProperty(NO_DELAY) == null) {
+      System.setProperty(NO_DELAY, "true");
+    }
+  }
+
+  private static final String NO_DELAY = "sun.net.httpserver.nodelay";
 
   private static InetAddress localAddress(String bind) {
     InetAddress address;

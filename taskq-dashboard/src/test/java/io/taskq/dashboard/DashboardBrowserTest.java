@@ -481,8 +481,13 @@ class DashboardBrowserTest {
         .during(Duration.ofSeconds(2))
         .atMost(Duration.ofSeconds(5))
         .until(() -> fixture.taskq.jobs().find(id).orElseThrow().status() == JobStatus.PENDING);
-    open("/actors");
-    assertThat(d.findElement(By.xpath(ok + "/td[5]")).getText()).isEqualTo("1");
+    await()
+        .atMost(PATIENCE)
+        .untilAsserted(
+            () -> {
+              open("/actors");
+              assertThat(d.findElement(By.xpath(ok + "/td[5]")).getText()).isEqualTo("1");
+            });
 
     d.findElement(By.xpath(ok + "//button[text()='Resume']")).click();
     await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#flash")).contains("resumed"));

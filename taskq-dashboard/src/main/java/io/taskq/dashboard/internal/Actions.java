@@ -177,6 +177,7 @@ final class Actions {
   }
 
   private DashboardResponse done(Visit visit, String route, String message) {
+    ctx.inventory().invalidate();
     visit.session().flash(message);
     return Responses.redirect(ctx.link(route));
   }

@@ -4,24 +4,22 @@ import io.taskq.JobStatus;
 import io.taskq.dashboard.DashboardResponse;
 import io.taskq.operations.ActorInfo;
 import io.taskq.operations.Operations;
-import io.taskq.operations.Pause;
 import io.taskq.operations.PauseTarget;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code /actors}: every registered actor and every actor with jobs (W1, A4): its queue, jobs
  * running and pending (and scheduled), jobs that failed or crashed in the last hour, whether it is
  * paused (itself, or through its queue), with pause / resume of the actor. Three index-backed reads
- * of the operations API: the counts (an index-only scan), the failures of the last hour (the
- * finished-jobs index) and the pauses (a handful of rows).
+ * of the operations API: the counts (an index-only scan, through the {@link Inventory}: off the
+ * request path, at most a few seconds old), the failures of the last hour (the finished-jobs index)
+ * and the pauses (a handful of rows, on each request).
  */
 final class ActorsPage {
   private final Context ctx;
@@ -34,18 +32,12 @@ final class ActorsPage {
 
   DashboardResponse get(Visit visit) {
     Operations ops = ctx.taskq().operations();
-    List<ActorInfo> actors = ops.actors();
+    Inventory.Snapshot<List<ActorInfo>> actors = ctx.inventory().actors();
     Instant hourAgo = clock.instant().minus(Duration.ofHours(1));
     Map<String, Long> failures = ops.actorFailuresSince(hourAgo);
-    Set<String> pausedQueues = new HashSet<>();
-    for (Pause p : ops.paused()) {
-      if (p.target().kind() == PauseTarget.Kind.QUEUE) {
-        pausedQueues.add(p.target().name());
-      }
-    }
-    boolean allQueues = pausedQueues.contains(PauseTarget.ALL);
+    Inventory.Paused paused = ctx.inventory().paused();
     List<Map<String, Object>> rows = new ArrayList<>();
-    for (ActorInfo a : actors) {
+    for (ActorInfo a : actors.value()) {
       Map<String, Object> r = new LinkedHashMap<>();
       r.put("name", a.name());
       r.put("param", Format.queryValue(a.name()));
@@ -59,14 +51,16 @@ final class ActorsPage {
       long failed = failures.getOrDefault(a.name(), 0L);
       r.put("failures", Format.count(failed));
       r.put("failing", failed > 0);
-      r.put("paused", a.paused());
-      r.put(
-          "queuePaused",
-          !a.paused() && (allQueues || (!a.queue().isEmpty() && pausedQueues.contains(a.queue()))));
+      boolean actorPaused = paused.actor(a.name());
+      r.put("paused", actorPaused);
+      boolean queuePaused =
+          a.queue().isEmpty() ? paused.queues().contains(PauseTarget.ALL) : paused.queue(a.queue());
+      r.put("queuePaused", !actorPaused && queuePaused);
       rows.add(r);
     }
     Map<String, Object> scope = ctx.scope(visit, "actors", "Actors");
     scope.put("actors", rows);
+    scope.put("countsAt", Format.instant(actors.readAt()));
     scope.put("none", rows.isEmpty());
     return ctx.page("actors", scope);
   }

@@ -6,10 +6,11 @@ import io.taskq.dashboard.DashboardSettings;
 import java.util.Map;
 
 /**
- * What the pages and actions share: the TaskQ they read and act on, the settings, the gate and the
- * templates.
+ * What the pages and actions share: the TaskQ they read and act on, the settings, the gate, the
+ * templates and the queue and actor counts read off the request path.
  */
-record Context(TaskQ taskq, DashboardSettings settings, Gate gate, Templates templates) {
+record Context(
+    TaskQ taskq, DashboardSettings settings, Gate gate, Templates templates, Inventory inventory) {
   /** The page frame's scope for {@code visit}. */
   Map<String, Object> scope(Visit visit, String nav, String title) {
     return PageScope.of(settings, gate, visit, nav, title);

@@ -25,7 +25,9 @@ final class OverviewPage {
 
   DashboardResponse get(Visit visit) {
     Map<String, Object> scope = ctx.scope(visit, "overview", "Overview");
-    scope.put("queues", QueuesPage.rows(ctx.taskq().operations().queues()));
+    Inventory.Snapshot<List<io.taskq.operations.QueueInfo>> queues = ctx.inventory().queues();
+    scope.put("queues", QueuesPage.rows(queues.value(), ctx.inventory().paused()));
+    scope.put("countsAt", Format.instant(queues.readAt()));
     scope.put("leader", ctx.taskq().isLeader());
     scope.put("running", ctx.taskq().isRunning());
     MaintenanceHealth.Report health = ctx.taskq().health();

@@ -44,7 +44,13 @@ public final class Router {
   public Router(TaskQ taskq, DashboardSettings settings, InstantSource clock) {
     this.settings = settings;
     this.sessions = new Sessions(DashboardSettings.SESSION_IDLE_TIMEOUT, clock);
-    this.ctx = new Context(taskq, settings, new Gate(settings), new Templates());
+    this.ctx =
+        new Context(
+            taskq,
+            settings,
+            new Gate(settings),
+            new Templates(),
+            new Inventory(taskq, clock, background()));
     this.signIn = new SignIn(ctx, sessions);
     this.bulk = new BulkActions(ctx);
     this.actions = new Actions(ctx, bulk);
@@ -55,6 +61,21 @@ public final class Router {
     this.actorsPage = new ActorsPage(ctx, clock);
     this.schedules = new SchedulesPage(ctx);
     this.batches = new BatchPage(ctx);
+  }
+
+  /** The dashboard's one background thread for readings, started when needed, daemon. */
+  private static java.util.concurrent.Executor background() {
+    return new java.util.concurrent.ThreadPoolExecutor(
+        0,
+        1,
+        30,
+        java.util.concurrent.TimeUnit.SECONDS,
+        new java.util.concurrent.LinkedBlockingQueue<>(),
+        r -> {
+          Thread t = new Thread(r, "taskq-dashboard-readings");
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /** The answer to {@code request}. */

@@ -19,12 +19,15 @@
   LIMIT ?)
 
 -- name: count_arm
--- A1/W2: one arm of a bounded count (a bulk action's preview): the same walk as search_arm, ids
--- only, stopping after the bound + 1 rows. Binds: [status,] cursor id, the filters' binds, bound + 1.
-(SELECT j.id
+-- A1/W2: one arm of a bounded count (a bulk action's preview): the jobs of the arm's status that
+-- meet the filters, stopping after the bound + 1 rows. No order and no cursor, so the planner may
+-- answer from any index that holds the criteria (jobs_search_counts_idx (status, queue, actor) by an
+-- index-only scan, the error index, a pending job's claim index), also in a generic plan; a walk
+-- backwards over the primary key checking every row, what a generic plan of the ordered search
+-- may pick, is never the cheapest here. Binds: [status,] the filters' binds, bound + 1.
+(SELECT 1
    FROM {schema}.{table} j
-  WHERE {status} j.id < ?{filters}
-  ORDER BY j.id DESC
+  WHERE {status} true{filters}
   LIMIT ?)
 
 -- name: search_filter_actors

@@ -23,6 +23,9 @@ import org.jspecify.annotations.Nullable;
  * the text; every value is a bind.
  */
 final class SearchQuery {
+  /** The cursor of an arm without one (a count's). */
+  private static final long NO_CURSOR = -1;
+
   private final String sql;
   private final List<Object> binds;
 
@@ -49,11 +52,12 @@ final class SearchQuery {
 
   /**
    * The statement counting the jobs {@code filter} matches, each arm stopping after {@code limit}
-   * rows: the same index walks as a search, with only the ids read (one row, column {@code n}).
+   * rows: the search's arms without order or cursor, so any index holding the criteria serves it
+   * (one row, column {@code n}).
    */
   static SearchQuery countOf(NamedStatements statements, JobFilter filter, int limit) {
     List<Object> binds = new ArrayList<>();
-    List<String> arms = arms(statements, "count_arm", filter, Long.MAX_VALUE, limit, binds);
+    List<String> arms = arms(statements, "count_arm", filter, NO_CURSOR, limit, binds);
     return new SearchQuery(
         "SELECT count(*) AS n FROM (" + String.join("\nUNION ALL\n", arms) + ") a", binds);
   }
@@ -125,7 +129,9 @@ final class SearchQuery {
     if (status != null) {
       binds.add(status);
     }
-    binds.add(cursor);
+    if (cursor != NO_CURSOR) {
+      binds.add(cursor);
+    }
     binds.addAll(filters);
     binds.add(limit);
   }

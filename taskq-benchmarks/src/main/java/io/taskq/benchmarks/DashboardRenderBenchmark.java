@@ -1,0 +1,244 @@
+package io.taskq.benchmarks;
+
+import io.taskq.SchemaName;
+import io.taskq.TaskQ;
+import io.taskq.TaskQConfig;
+import io.taskq.dashboard.Dashboard;
+import io.taskq.dashboard.DashboardServer;
+import io.taskq.dashboard.DashboardSettings;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * W1: each dashboard page's render time with 1 000 000 jobs in the table, through the real handler
+ * over HTTP (the JDK server the standalone dashboard runs on, a signed-in session, as a browser
+ * asks), the p50 and p99 of N renders per page. The target: every page under 200 ms.
+ *
+ * <p>The rows are made by one {@code INSERT ... SELECT generate_series} (the mix of {@code
+ * SearchPlanTest}: 80% succeeded, 8% failed, 8% pending, 2% scheduled, 1% cancelled, 1% crashed; 20
+ * actors on 5 queues, 10 error classes, 100 tenants, one job every 100 ms over the last 28 hours),
+ * plus an attempt and an event per failed job, then vacuumed and analysed, in schema {@value
+ * #SCHEMA} (recreated). The TaskQ is a producer (not started), so no worker or sweep changes the
+ * rows while the pages are timed; the figures are the pages' own reads and rendering.
+ *
+ * <p>{@code ./mvnw -B -ntp -q -Pbench -Dbench.main=io.taskq.benchmarks.DashboardRenderBenchmark
+ * -DskipTests verify -pl taskq-benchmarks -am}, or {@code java -cp ...
+ * io.taskq.benchmarks.DashboardRenderBenchmark [renders per page] [jobs]} (defaults 50, 1 000 000),
+ * on {@code TASKQ_DATABASE_URL} or the local PostgreSQL.
+ */
+public final class DashboardRenderBenchmark {
+  static final String SCHEMA = "taskq_bench_dashboard";
+
+  private static final String TOKEN = "render-benchmark-token-0123456789";
+  private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
+  private static final Pattern FIRST_JOB = Pattern.compile("href=\"/taskq/jobs/(\\d+)\"");
+
+  private DashboardRenderBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int renders = args.length > 0 ? Integer.parseInt(args[0]) : 50;
+    int jobs = args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000;
+    System.out.printf(
+        Locale.ROOT,
+        "Dashboard render: %d jobs, %d renders per page, %d cores%n",
+        jobs,
+        renders,
+        Runtime.getRuntime().availableProcessors());
+    try (BenchDatabase db = BenchDatabase.open(SchemaName.of(SCHEMA), 8)) {
+      long started = System.nanoTime();
+      fill(db, jobs);
+      System.out.printf(
+          Locale.ROOT,
+          "  %d jobs made, vacuumed and analysed in %.1f s%n",
+          jobs,
+          (System.nanoTime() - started) / 1e9);
+      TaskQConfig config = TaskQConfig.builder().schemaName(SCHEMA).build();
+      try (TaskQ taskq = TaskQ.builder(db.pool).config(config).migrate(false).build();
+          DashboardServer server =
+              DashboardServer.start(
+                  Dashboard.create(taskq, DashboardSettings.builder().token(TOKEN).build()),
+                  "127.0.0.1",
+                  0)) {
+        Browser browser = new Browser(server.uri());
+        browser.signIn();
+        Map<String, String> pages = pages(browser);
+        System.out.printf(Locale.ROOT, "  %-52s %10s %10s %8s%n", "page", "p50", "p99", "bytes");
+        for (Map.Entry<String, String> page : pages.entrySet()) {
+          for (int i = 0; i < 3; i++) {
+            browser.get(page.getValue()); // warm-up: plans cached, classes loaded
+          }
+          long[] nanos = new long[renders];
+          int bytes = 0;
+          for (int i = 0; i < renders; i++) {
+            long t = System.nanoTime();
+            bytes = browser.get(page.getValue()).length();
+            nanos[i] = System.nanoTime() - t;
+          }
+          Arrays.sort(nanos);
+          double p50 = nanos[nanos.length / 2] / 1e6;
+          double p99 =
+              nanos[Math.min(nanos.length - 1, (int) Math.ceil(nanos.length * 0.99) - 1)] / 1e6;
+          System.out.printf(
+              Locale.ROOT,
+              "  %-52s %7.1f ms %7.1f ms %8d%s%n",
+              page.getKey(),
+              p50,
+              p99,
+              bytes,
+              p99 < 200 ? "" : "   OVER 200 ms");
+        }
+      }
+    }
+  }
+
+  /** Every page, with the route it is timed on. */
+  private static Map<String, String> pages(Browser browser) throws Exception {
+    Map<String, String> pages = new LinkedHashMap<>();
+    pages.put("overview", "/");
+    pages.put("jobs (newest of all)", "/jobs");
+    pages.put("jobs: failed", "/jobs?status=failed");
+    pages.put("jobs: failed of one actor", "/jobs?status=failed&actor=actor-7");
+    pages.put("jobs: pending of one queue", "/jobs?status=pending&queue=queue-3");
+    pages.put("jobs: one error class", "/jobs?error=Error3");
+    pages.put("jobs: failed, page 20 (keyset)", pageTwenty(browser));
+    Matcher failed = FIRST_JOB.matcher(browser.get("/jobs?status=failed"));
+    if (!failed.find()) {
+      throw new IllegalStateException("no failed job listed");
+    }
+    pages.put("job detail (a failed job)", "/jobs/" + failed.group(1));
+    pages.put("queues", "/queues");
+    pages.put("actors", "/actors");
+    pages.put("schedules", "/schedules");
+    pages.put("batches", "/batches");
+    pages.put(
+        "bulk retry confirmation: one actor",
+        "/jobs/bulk?action=retry&status=failed&actor=actor-7");
+    pages.put(
+        "bulk retry confirmation: all failed (capped)", "/jobs/bulk?action=retry&status=failed");
+    pages.put("bulk cancel confirmation: one queue", "/jobs/bulk?action=cancel&queue=queue-3");
+    return pages;
+  }
+
+  private static String pageTwenty(Browser browser) throws Exception {
+    String route = "/jobs?status=failed";
+    Pattern next = Pattern.compile("<a href=\"/taskq([^\"]+)\" id=\"next-page\"");
+    for (int i = 1; i < 20; i++) {
+      Matcher m = next.matcher(browser.get(route));
+      if (!m.find()) {
+        throw new IllegalStateException("no next page after page " + i);
+      }
+      route = m.group(1).replace("&#61;", "=").replace("&amp;", "&");
+    }
+    return route;
+  }
+
+  /** The rows of {@code SearchPlanTest}'s mix, by one statement per table. */
+  private static void fill(BenchDatabase db, int n) throws SQLException {
+    db.execute(
+        "INSERT INTO "
+            + db.table("jobs")
+            + " (actor, queue, status, payload, labels, run_at, attempt, max_attempts,"
+            + " retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, error_class,"
+            + " error_message, created_at, finished_at)"
+            + " SELECT 'actor-' || (n % 20), 'queue-' || (n % 5), s.status,"
+            + "   jsonb_build_object('order', n, 'note', repeat('x', 100)),"
+            + "   jsonb_build_object('tenant', 't' || (n % 100)),"
+            + "   now() - ("
+            + n
+            + " - n) * interval '100 ms', 1, 3, 'constant', 10, 10, 0,"
+            + "   CASE WHEN s.status = 'failed' THEN 'Error' || (n % 10) END,"
+            + "   CASE WHEN s.status = 'failed' THEN 'boom' END,"
+            + "   now() - ("
+            + n
+            + " - n) * interval '100 ms',"
+            + "   CASE WHEN s.status IN ('succeeded', 'failed', 'cancelled', 'crashed')"
+            + "        THEN now() - ("
+            + n
+            + " - n) * interval '100 ms' + interval '1 s' END"
+            + " FROM generate_series(1, "
+            + n
+            + ") AS n,"
+            + " LATERAL (SELECT CASE WHEN n % 100 < 80 THEN 'succeeded' WHEN n % 100 < 88"
+            + "   THEN 'failed' WHEN n % 100 < 96 THEN 'pending' WHEN n % 100 < 98 THEN 'scheduled'"
+            + "   WHEN n % 100 < 99 THEN 'cancelled' ELSE 'crashed' END AS status) s");
+    db.execute(
+        "INSERT INTO "
+            + db.table("job_attempts")
+            + " (job_id, attempt, outcome, error_class, error_message, error_stack, started_at,"
+            + " finished_at) SELECT id, 1, 'failed', error_class, error_message,"
+            + " 'java.lang.IllegalStateException: boom' || repeat(chr(10) || '\tat x.Y.z(Y.java:1)', 30),"
+            + " finished_at - interval '1 s', finished_at FROM "
+            + db.table("jobs")
+            + " WHERE status = 'failed'");
+    db.execute(
+        "INSERT INTO "
+            + db.table("job_events")
+            + " (job_id, kind, actor, queue, attempt, disposition, error_class, error_message,"
+            + " occurred_at) SELECT id, 'failed', actor, queue, 1, 'failed', error_class,"
+            + " error_message, finished_at FROM "
+            + db.table("jobs")
+            + " WHERE status = 'failed'");
+    db.execute("VACUUM (ANALYZE) " + db.table("jobs"));
+    db.analyze("job_attempts", "job_events");
+  }
+
+  /** One signed-in "browser": a cookie jar, same-origin form posts. */
+  private static final class Browser {
+    private final HttpClient client =
+        HttpClient.newBuilder()
+            .cookieHandler(new CookieManager())
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+    private final URI base;
+
+    Browser(URI base) {
+      this.base = base;
+    }
+
+    String get(String route) throws Exception {
+      HttpResponse<String> r =
+          client.send(
+              HttpRequest.newBuilder(base.resolve(route.substring(1))).GET().build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 200) {
+        throw new IllegalStateException(route + " answered " + r.statusCode() + ": " + r.body());
+      }
+      return r.body();
+    }
+
+    void signIn() throws Exception {
+      Matcher m = CSRF.matcher(get("/login"));
+      if (!m.find()) {
+        throw new IllegalStateException("no CSRF token on the sign-in page");
+      }
+      String form =
+          "csrf="
+              + URLEncoder.encode(m.group(1), StandardCharsets.UTF_8)
+              + "&token="
+              + URLEncoder.encode(TOKEN, StandardCharsets.UTF_8);
+      HttpResponse<String> r =
+          client.send(
+              HttpRequest.newBuilder(base.resolve("login"))
+                  .header("Content-Type", "application/x-www-form-urlencoded")
+                  .header("Origin", base.getScheme() + "://" + base.getRawAuthority())
+                  .POST(HttpRequest.BodyPublishers.ofString(form))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 303) {
+        throw new IllegalStateException("sign-in answered " + r.statusCode());
+      }
+    }
+  }
+}
