@@ -31,7 +31,9 @@ import java.util.regex.Pattern;
  * actors on 5 queues, 10 error classes, 100 tenants, one job every 100 ms over the last 28 hours),
  * plus an attempt and an event per failed job, then vacuumed and analysed, in schema {@value
  * #SCHEMA} (recreated). The TaskQ is a producer (not started), so no worker or sweep changes the
- * rows while the pages are timed; the figures are the pages' own reads and rendering.
+ * rows while the pages are timed; the figures are the pages' own reads and rendering. The overview,
+ * queues and actors pages show job counts read off the request path (the dashboard's inventory, at
+ * most 5 s old while someone looks); the cost of that reading is printed after the pages.
  *
  * <p>{@code ./mvnw -B -ntp -q -Pbench -Dbench.main=io.taskq.benchmarks.DashboardRenderBenchmark
  * -DskipTests verify -pl taskq-benchmarks -am}, or {@code java -cp ...
@@ -99,8 +101,31 @@ public final class DashboardRenderBenchmark {
               bytes,
               p99 < 200 ? "" : "   OVER 200 ms");
         }
+        System.out.println(
+            "  The readings behind overview, queues and actors (off the request path, at most one"
+                + " per 5 s while someone looks):");
+        reading("operations().queues()", renders, () -> taskq.operations().queues().size());
+        reading("operations().actors()", renders, () -> taskq.operations().actors().size());
       }
     }
+  }
+
+  private static void reading(String name, int runs, java.util.function.IntSupplier read) {
+    long[] nanos = new long[Math.max(5, runs / 5)];
+    int rows = read.getAsInt();
+    for (int i = 0; i < nanos.length; i++) {
+      long t = System.nanoTime();
+      rows = Math.max(rows, read.getAsInt());
+      nanos[i] = System.nanoTime() - t;
+    }
+    Arrays.sort(nanos);
+    System.out.printf(
+        Locale.ROOT,
+        "  %-52s %7.1f ms %7.1f ms %5d rows%n",
+        name,
+        nanos[nanos.length / 2] / 1e6,
+        nanos[nanos.length - 1] / 1e6,
+        rows);
   }
 
   /** Every page, with the route it is timed on. */
