@@ -68,6 +68,9 @@ public final class MeterNames {
   /** Gauge, seconds: age of the newest event the reclaim-event feed's last poll delivered. */
   public static final String EVENT_FEED_LAG = "taskq.events.feed_lag";
 
+  /** Gauge, tags {@code kind} and {@code name}: 1 while an operator's pause holds (A4), else 0. */
+  public static final String PAUSED = "taskq.paused";
+
   /** Gauge: committed reclaim events held back by an older running transaction (D12). */
   public static final String EVENT_FEED_HELD_BACK = "taskq.events.feed_held_back";
 

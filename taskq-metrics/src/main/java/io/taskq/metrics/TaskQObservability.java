@@ -58,6 +58,9 @@ public final class TaskQObservability implements AutoCloseable {
   /** The {@code sweep_name} the feed-lag sampler's failed reads count under. */
   public static final String FEED_LAG_SAMPLER = "event_feed_lag";
 
+  /** The {@code sweep_name} failed reads of the pauses count under. */
+  public static final String PAUSE_SAMPLER = "paused";
+
   /** How long {@code /ready}'s database check may take. */
   public static final Duration DATABASE_CHECK_TIMEOUT = Duration.ofSeconds(2);
 
@@ -134,9 +137,11 @@ public final class TaskQObservability implements AutoCloseable {
     QueueSampler queues = metrics.queueSampler(QUEUE_SAMPLER, () -> readings(taskq));
     FeedLagSampler feedLag =
         new FeedLagSampler(FEED_LAG_SAMPLER, () -> taskq.reclaimEvents().lag(), registry);
+    PauseSampler paused =
+        new PauseSampler(PAUSE_SAMPLER, () -> taskq.operations().paused(), registry);
     ReadinessHandler ready =
         new ReadinessHandler(
-            taskq::health, () -> state(taskq), databaseCheck(taskq), feedLag::last);
+            taskq::health, () -> state(taskq), databaseCheck(taskq), feedLag::last, paused::last);
     Map<String, EndpointHandler> routes =
         Collections.unmodifiableMap(
             HttpEndpoint.standardRoutes(
@@ -155,6 +160,7 @@ public final class TaskQObservability implements AutoCloseable {
               if (taskq.isRunning()) {
                 queues.sampleOnce();
                 feedLag.sampleOnce();
+                paused.sampleOnce();
               }
             },
             0,

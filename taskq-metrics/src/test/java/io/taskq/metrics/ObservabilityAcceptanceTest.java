@@ -66,7 +66,8 @@ class ObservabilityAcceptanceTest {
     this.schema = SchemaName.of(services.schema());
     io.taskq.postgres.internal.migrate.Migrations.apply(services.dataSource(), schema);
     execute(
-        "TRUNCATE {schema}.jobs, {schema}.job_attempts, {schema}.job_events, {schema}.workers"
+        "TRUNCATE {schema}.jobs, {schema}.job_attempts, {schema}.job_events, {schema}.workers,"
+            + " {schema}.paused"
             + " CASCADE");
   }
 
@@ -323,6 +324,34 @@ class ObservabilityAcceptanceTest {
     String text = scrape().toString();
     assertThat(text).doesNotContain("job_id", "worker_id", taskq.workerId(), "w-gone");
     assertThat(ready()).contains("\"event_feed\":{\"held_back_events\":");
+  }
+
+  @Test
+  @Tag("A4")
+  void aPause_showsIn_ready_andAsAGauge_untilItIsResumed() throws Exception {
+    start(config());
+    await().atMost(PATIENCE).until(() -> ready().contains("\"paused\":{\"queues\":[],"));
+    taskq.operations().pause(io.taskq.operations.PauseTarget.queue("emails"), "ops", "smtp down");
+    taskq.operations().pause(io.taskq.operations.PauseTarget.actor("boom"), null, null);
+
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () -> ready().contains("\"paused\":{\"queues\":[\"emails\"],\"actors\":[\"boom\"]}"));
+    assertThat(scrape().value("taskq_paused", "kind=\"queue\"", "name=\"emails\"")).isEqualTo(1.0);
+    assertThat(scrape().value("taskq_paused", "kind=\"actor\"", "name=\"boom\"")).isEqualTo(1.0);
+
+    taskq.operations().resume(io.taskq.operations.PauseTarget.queue("emails"));
+    await()
+        .atMost(PATIENCE)
+        .until(() -> ready().contains("\"paused\":{\"queues\":[],\"actors\":[\"boom\"]}"));
+    await()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                Double.valueOf(0.0)
+                    .equals(scrape().value("taskq_paused", "kind=\"queue\"", "name=\"emails\"")));
+    taskq.operations().resume(io.taskq.operations.PauseTarget.actor("boom"));
   }
 
   @Test

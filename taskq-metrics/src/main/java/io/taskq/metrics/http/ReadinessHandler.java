@@ -1,8 +1,12 @@
 package io.taskq.metrics.http;
 
+import io.taskq.core.internal.JsonStrings;
 import io.taskq.feed.ReclaimFeedLag;
+import io.taskq.operations.Pause;
+import io.taskq.operations.PauseTarget;
 import io.taskq.spi.MaintenanceHealth;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -20,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * healthy dispatchers out of service while fixing nothing (guide "What degradation looks like").
  *
  * <p>Body: {@code {"status":"ready"|"not_ready","state":"running","database":"reachable",
- * "maintenance":{...},"event_feed":{...}|null}}; {@code event_feed} is the last sampled lag of the
+ * "maintenance":{...},"event_feed":{...}|null,"paused":{"queues":[...],"actors":[...]}|null}};
+ * {@code paused} is the last sampled list of what an operator paused (A4: informational, a paused
+ * queue is not a reason to fail the probe); {@code event_feed} is the last sampled lag of the
  * crash-reclaim feed (D12: events held back by a running transaction, and that transaction's age),
  * informational like {@code maintenance}; {@code database} is {@code reachable}, {@code
  * unreachable} or {@code unchecked} (not checked while starting or stopping). A failed check's
@@ -34,6 +40,7 @@ public final class ReadinessHandler implements EndpointHandler {
   private final Supplier<ProcessState> state;
   private final DatabaseCheck database;
   private final Supplier<@Nullable ReclaimFeedLag> eventFeed;
+  private final Supplier<@Nullable List<Pause>> paused;
 
   /**
    * A handler reading the given view, lifecycle state and database check.
@@ -62,10 +69,31 @@ public final class ReadinessHandler implements EndpointHandler {
       Supplier<ProcessState> state,
       DatabaseCheck database,
       Supplier<@Nullable ReclaimFeedLag> eventFeed) {
+    this(health, state, database, eventFeed, () -> null);
+  }
+
+  /**
+   * A handler reading the maintenance report, lifecycle state, database check, the last reading of
+   * the reclaim feed's lag and the last reading of what an operator paused (A4).
+   *
+   * @param health the maintenance report now
+   * @param state the process's lifecycle state now
+   * @param database the reachability check; {@link DatabaseCheck#NONE} for none
+   * @param eventFeed the last sampled feed lag, or null when none was sampled
+   * @param paused the last sampled pauses ({@code PauseSampler::last}), or null when none was
+   *     sampled (never read on the probe thread)
+   */
+  public ReadinessHandler(
+      Supplier<MaintenanceHealth.Report> health,
+      Supplier<ProcessState> state,
+      DatabaseCheck database,
+      Supplier<@Nullable ReclaimFeedLag> eventFeed,
+      Supplier<@Nullable List<Pause>> paused) {
     this.health = Objects.requireNonNull(health, "health");
     this.state = Objects.requireNonNull(state, "state");
     this.database = Objects.requireNonNull(database, "database");
     this.eventFeed = Objects.requireNonNull(eventFeed, "eventFeed");
+    this.paused = Objects.requireNonNull(paused, "paused");
   }
 
   @Override
@@ -84,6 +112,8 @@ public final class ReadinessHandler implements EndpointHandler {
             + health.get().toJson()
             + ",\"event_feed\":"
             + eventFeedJson(eventFeed.get())
+            + ",\"paused\":"
+            + pausedJson(paused.get())
             + "}";
     return new HttpReply(ready ? 200 : 503, HttpReply.JSON, body);
   }
@@ -108,6 +138,27 @@ public final class ReadinessHandler implements EndpointHandler {
         + ",\"oldest_transaction_pid\":"
         + (pid == null ? "null" : pid.toString())
         + "}";
+  }
+
+  /**
+   * What is paused (A4, informational, never a 503 cause): {@code
+   * {"queues":["emails"],"actors":[]}} ({@code "*"}: every queue), or {@code null} when not
+   * sampled.
+   */
+  static String pausedJson(@Nullable List<Pause> pauses) {
+    if (pauses == null) {
+      return "null";
+    }
+    StringBuilder queues = new StringBuilder();
+    StringBuilder actors = new StringBuilder();
+    for (Pause p : pauses) {
+      StringBuilder list = p.target().kind() == PauseTarget.Kind.QUEUE ? queues : actors;
+      if (list.length() > 0) {
+        list.append(',');
+      }
+      JsonStrings.append(list, p.target().name());
+    }
+    return "{\"queues\":[" + queues + "],\"actors\":[" + actors + "]}";
   }
 
   private static String seconds(Duration d) {

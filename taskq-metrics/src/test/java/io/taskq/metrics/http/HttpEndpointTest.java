@@ -94,7 +94,8 @@ class HttpEndpointTest {
         .isEqualTo(
             "{\"status\":\"ready\",\"state\":\"running\",\"database\":\"reachable\","
                 + "\"maintenance\":{\"degraded\":false,"
-                + "\"reasons\":[\"no sweep has completed yet\"],\"sweeps\":{}},\"event_feed\":null}");
+                + "\"reasons\":[\"no sweep has completed yet\"],\"sweeps\":{}},\"event_feed\":null,"
+                + "\"paused\":null}");
   }
 
   @Test
