@@ -1,6 +1,7 @@
 package io.taskq;
 
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -41,6 +42,16 @@ public interface JobContext {
    * database clock's; a later sweep fails jobs that run past it.
    */
   Optional<Instant> deadline();
+
+  /**
+   * {@return the labels the job was enqueued with ({@code JobRequest.Builder.labels}), by key;
+   * empty when it has none} Read-only. Carries what an enqueue interceptor added, such as the W3C
+   * trace context ({@code traceparent}, {@code tracestate}) the OpenTelemetry integration writes
+   * ({@code docs/opentelemetry.md}). The default is empty, for contexts that do not know them.
+   */
+  default Map<String, String> labels() {
+    return Map.of();
+  }
 
   /**
    * Reports this job's progress (M5): a fraction of the work done and a short message, with

@@ -14,6 +14,7 @@ import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.bulk.BulkFaults;
 import io.taskq.postgres.internal.bulk.BulkOperations;
 import io.taskq.postgres.internal.client.BatchWriter;
+import io.taskq.postgres.internal.client.EnqueueChain;
 import io.taskq.postgres.internal.client.JobInserter;
 import io.taskq.postgres.internal.client.JobStatements;
 import io.taskq.postgres.internal.client.Transactions;
@@ -83,6 +84,7 @@ public final class JobsClient {
   private final BulkOperations bulk;
   private final JobListener listener;
   private final Consumer<List<Long>> afterCommit;
+  private final List<EnqueueInterceptor> enqueueInterceptors;
 
   private JobsClient(Builder b) {
     this.dataSource = b.dataSource;
@@ -102,6 +104,7 @@ public final class JobsClient {
             timeoutSeconds);
     this.listener = GuardedJobListener.of(b.listener);
     this.afterCommit = b.afterCommit;
+    this.enqueueInterceptors = List.copyOf(b.enqueueInterceptors);
   }
 
   /**
@@ -178,6 +181,14 @@ public final class JobsClient {
    * @return the ids in the order of {@code requests}
    */
   public List<Long> enqueueAll(List<JobRequest> requests) {
+    if (enqueueInterceptors.isEmpty() || requests.isEmpty()) {
+      return insertOwned(requests);
+    }
+    return EnqueueChain.run(
+        enqueueInterceptors, withActorPolicies(requests), false, this::insertOwned);
+  }
+
+  private List<Long> insertOwned(List<JobRequest> requests) {
     boolean atomic = inserter.validate(requests);
     if (requests.isEmpty()) {
       return List.of();
@@ -216,6 +227,17 @@ public final class JobsClient {
    */
   public List<Long> enqueueAll(Connection connection, List<JobRequest> requests) {
     Objects.requireNonNull(connection, "connection");
+    if (enqueueInterceptors.isEmpty() || requests.isEmpty()) {
+      return insertBorrowed(connection, requests);
+    }
+    return EnqueueChain.run(
+        enqueueInterceptors,
+        withActorPolicies(requests),
+        true,
+        changed -> insertBorrowed(connection, changed));
+  }
+
+  private List<Long> insertBorrowed(Connection connection, List<JobRequest> requests) {
     boolean atomic = inserter.validate(requests);
     if (requests.isEmpty()) {
       return List.of();
@@ -486,6 +508,7 @@ public final class JobsClient {
     private Duration eventWriterStatementTimeout = DEFAULT_EVENT_WRITER_STATEMENT_TIMEOUT;
     private JobListener listener = JobListener.NONE;
     private Consumer<List<Long>> afterCommit = ids -> {};
+    private final List<EnqueueInterceptor> enqueueInterceptors = new ArrayList<>();
 
     private Builder(DataSource dataSource, SchemaName schema) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -606,6 +629,19 @@ public final class JobsClient {
      */
     public Builder listener(JobListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * Adds an interceptor around every {@code enqueue} and {@code enqueueAll} of this client (P6),
+     * inside the ones added before it. {@link EnqueueInterceptor} states the contract. Default
+     * none.
+     *
+     * @param interceptor the interceptor to add
+     * @return this builder
+     */
+    public Builder interceptEnqueue(EnqueueInterceptor interceptor) {
+      enqueueInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
       return this;
     }
 

@@ -123,6 +123,7 @@ public final class TaskQ implements AutoCloseable {
   private final MaintenanceListener maintenanceListener;
   private final Map<String, Integer> queueCaps;
   private final List<JobInterceptor> interceptors;
+  private final List<EnqueueInterceptor> enqueueInterceptors;
   private final @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
   private final @Nullable ProgressStore givenProgress;
   private final JobListener jobListener;
@@ -169,6 +170,7 @@ public final class TaskQ implements AutoCloseable {
     this.maintenanceListener = builder.listener;
     this.queueCaps = Map.copyOf(builder.queueCaps);
     this.interceptors = List.copyOf(builder.interceptors);
+    this.enqueueInterceptors = List.copyOf(builder.enqueueInterceptors);
     this.rateLimiters = builder.rateLimiters;
     this.givenProgress = builder.progress;
     this.jobListener = GuardedJobListener.of(builder.jobListener);
@@ -349,6 +351,7 @@ public final class TaskQ implements AutoCloseable {
       if (inline) {
         builder.afterCommit(this::runInline);
       }
+      enqueueInterceptors.forEach(builder::interceptEnqueue);
       client = builder.build();
       jobs = client;
     }
@@ -820,6 +823,7 @@ public final class TaskQ implements AutoCloseable {
     private MaintenanceListener listener = MaintenanceListener.NONE;
     private final Map<String, Integer> queueCaps = new TreeMap<>();
     private final List<JobInterceptor> interceptors = new ArrayList<>();
+    private final List<EnqueueInterceptor> enqueueInterceptors = new ArrayList<>();
     private @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
     private @Nullable ProgressStore progress;
     private JobListener jobListener = JobListener.NONE;
@@ -949,6 +953,19 @@ public final class TaskQ implements AutoCloseable {
      */
     public Builder intercept(JobInterceptor interceptor) {
       interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /**
+     * Adds an interceptor around every enqueue through {@link TaskQ#jobs()} (P6), inside the ones
+     * added before it: the place to stamp trace context or tenancy on the jobs as labels. {@link
+     * EnqueueInterceptor} states the contract. Default none.
+     *
+     * @param interceptor the interceptor to add
+     * @return this builder
+     */
+    public Builder interceptEnqueue(EnqueueInterceptor interceptor) {
+      enqueueInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
       return this;
     }
 

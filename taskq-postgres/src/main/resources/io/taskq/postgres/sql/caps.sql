@@ -163,7 +163,9 @@ claimed AS (
      AND j.status = 'pending'
   RETURNING j.id, j.actor, j.queue, j.priority, j.run_at, j.payload::text AS payload, j.attempt,
             j.max_attempts, j.lease_token, j.lock_expires_at, j.deadline_at,
-            j.cancel_requested_at IS NOT NULL AS cancel_requested, j.started_at
+            j.cancel_requested_at IS NOT NULL AS cancel_requested, j.started_at,
+            CASE WHEN j.labels = '{}'::jsonb THEN NULL ELSE ARRAY(SELECT key FROM jsonb_each_text(j.labels)) END AS label_keys,
+            CASE WHEN j.labels = '{}'::jsonb THEN NULL ELSE ARRAY(SELECT value FROM jsonb_each_text(j.labels)) END AS label_values
 ),
 assigned AS (
   UPDATE {schema}.reservation_slots s
@@ -177,8 +179,8 @@ assigned AS (
   RETURNING s.id
 )
 SELECT c.id, c.actor, c.queue, c.priority, c.run_at, c.payload, c.attempt, c.max_attempts,
-       c.lease_token, c.deadline_at, c.cancel_requested, c.started_at,
-       (SELECT count(*) FROM assigned) AS slots_assigned
+       c.lease_token, c.deadline_at, c.cancel_requested, c.started_at, c.label_keys,
+       c.label_values, (SELECT count(*) FROM assigned) AS slots_assigned
   FROM claimed c;
 
 -- name: delete_evicted_slots

@@ -1,6 +1,7 @@
 package io.taskq.postgres.internal.dispatch;
 
 import java.time.Instant;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,6 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param cancelRequested whether a cancel was already requested when the job was claimed
  * @param startedAt when the claim took the job, from the database clock (with {@code runAt}, the
  *     pickup latency)
+ * @param labels the job's labels (empty for most jobs: the claim reads them only when there are
+ *     some)
  */
 public record ClaimedJob(
     long id,
@@ -25,4 +28,36 @@ public record ClaimedJob(
     long leaseToken,
     @Nullable Instant deadline,
     boolean cancelRequested,
-    Instant startedAt) {}
+    Instant startedAt,
+    Map<String, String> labels) {
+
+  /** A claimed job without labels. */
+  public ClaimedJob(
+      long id,
+      String actor,
+      String queue,
+      int priority,
+      Instant runAt,
+      String payload,
+      int attempt,
+      int maxAttempts,
+      long leaseToken,
+      @Nullable Instant deadline,
+      boolean cancelRequested,
+      Instant startedAt) {
+    this(
+        id,
+        actor,
+        queue,
+        priority,
+        runAt,
+        payload,
+        attempt,
+        maxAttempts,
+        leaseToken,
+        deadline,
+        cancelRequested,
+        startedAt,
+        Map.of());
+  }
+}

@@ -4,6 +4,7 @@ import io.taskq.postgres.internal.FaultSeam;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.caps.ConcurrencyCaps;
 import io.taskq.postgres.internal.caps.ReservationRegistry;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,8 +13,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -125,7 +129,24 @@ public final class JobClaimer {
         rs.getLong("lease_token"),
         nullableInstant(rs, "deadline_at"),
         rs.getBoolean("cancel_requested"),
-        instant(rs, "started_at"));
+        instant(rs, "started_at"),
+        labels(rs));
+  }
+
+  /** The labels, read only when the claim returned some ({@code label_keys} is null otherwise). */
+  private static Map<String, String> labels(ResultSet rs) throws SQLException {
+    Array keys = rs.getArray("label_keys");
+    Array values = rs.getArray("label_values");
+    if (keys == null || values == null) {
+      return Map.of();
+    }
+    String[] k = (String[]) keys.getArray();
+    String[] v = (String[]) values.getArray();
+    Map<String, String> out = new HashMap<>(k.length * 2);
+    for (int i = 0; i < k.length; i++) {
+      out.put(k[i], v[i]);
+    }
+    return Collections.unmodifiableMap(out);
   }
 
   private static Instant instant(ResultSet rs, String column) throws SQLException {

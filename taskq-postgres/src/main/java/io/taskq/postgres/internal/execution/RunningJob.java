@@ -4,6 +4,7 @@ import io.taskq.JobContext;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -79,6 +80,11 @@ public final class RunningJob implements JobContext {
   @Override
   public Optional<Instant> deadline() {
     return Optional.ofNullable(claim.deadline());
+  }
+
+  @Override
+  public Map<String, String> labels() {
+    return claim.labels();
   }
 
   @Override
