@@ -11,6 +11,7 @@ import io.taskq.bulk.DeadlockRetriesExhaustedException;
 import io.taskq.bulk.EnqueuedBatch;
 import io.taskq.postgres.internal.CallerText;
 import io.taskq.postgres.internal.GuardedJobListener;
+import io.taskq.postgres.internal.StatementTimeouts;
 import io.taskq.postgres.internal.bulk.BulkFaults;
 import io.taskq.postgres.internal.bulk.BulkOperations;
 import io.taskq.postgres.internal.client.BatchWriter;
@@ -60,19 +61,7 @@ import javax.sql.DataSource;
  */
 public final class JobsClient {
   /** Rows per insert statement of a batch. */
-  public static final int BATCH_ROWS_PER_STATEMENT = 5_000;
-
-  /** The default payload limit: 1 MiB of UTF-8. */
-  public static final long DEFAULT_MAX_PAYLOAD_BYTES = 1L << 20;
-
-  /** The default statement timeout; below the default socket timeout (D10). */
-  public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(10);
-
-  /** {@code TASKQ_EVENT_WRITER_BATCH_SIZE}'s default: rows per batch of a bulk operation. */
-  public static final int DEFAULT_EVENT_WRITER_BATCH_SIZE = 100;
-
-  /** {@code TASKQ_EVENT_WRITER_STATEMENT_TIMEOUT_MS}'s default: each bulk batch's bound. */
-  public static final Duration DEFAULT_EVENT_WRITER_STATEMENT_TIMEOUT = Duration.ofMillis(1750);
+  public static final int BATCH_ROWS_PER_STATEMENT = JobInserter.CHUNK_ROWS;
 
   private final DataSource dataSource;
   private final SchemaName schema;
@@ -107,54 +96,34 @@ public final class JobsClient {
     this.enqueueInterceptors = List.copyOf(b.enqueueInterceptors);
   }
 
-  /**
-   * {@return a client with default settings. The schema must be migrated already}
-   *
-   * @param dataSource the database to enqueue in
-   * @param schema the TaskQ schema, already migrated
-   */
-  public static JobsClient create(DataSource dataSource, SchemaName schema) {
+  /** A client with the knob catalog's defaults (tests). The schema must be migrated already. */
+  static JobsClient create(DataSource dataSource, SchemaName schema) {
     return builder(dataSource, schema).build();
   }
 
   /**
-   * {@return a client configured from {@code config}: its schema ({@code TASKQ_SCHEMA_NAME}),
-   * payload limit ({@code TASKQ_MAX_PAYLOAD_BYTES}), and the default statement timeout kept at or
-   * below the socket timeout ({@code TASKQ_SOCKET_TIMEOUT}, D10)} The schema must be migrated
-   * already.
-   *
-   * @param dataSource the database to enqueue in
-   * @param config the configuration to read
+   * A client configured from {@code config}: its schema ({@code TASKQ_SCHEMA_NAME}), payload limit
+   * ({@code TASKQ_MAX_PAYLOAD_BYTES}), bulk batches ({@code TASKQ_EVENT_WRITER_*}), and the
+   * statement timeout kept at or below the socket timeout ({@code TASKQ_SOCKET_TIMEOUT}, D10). The
+   * TaskQ root builds its client so ({@link TaskQ#jobs()}).
    */
-  public static JobsClient create(DataSource dataSource, TaskQConfig config) {
+  static JobsClient create(DataSource dataSource, TaskQConfig config) {
     return configured(dataSource, config).build();
   }
 
   /** A builder preset from {@code config}, as {@link #create(DataSource, TaskQConfig)} uses. */
   static Builder configured(DataSource dataSource, TaskQConfig config) {
-    Duration timeout = statementTimeout(config);
-    return builder(dataSource, config.schemaName())
-        .maxPayloadBytes(config.maxPayloadBytes())
-        .statementTimeout(timeout)
-        .eventWriterBatchSize(config.eventWriterBatchSize())
-        .eventWriterStatementTimeout(config.eventWriterStatementTimeout());
+    return new Builder(dataSource, config.schemaName(), config);
   }
 
-  /** D10: the default statement timeout, kept at or below {@code TASKQ_SOCKET_TIMEOUT}. */
+  /** D10: the statement timeout, kept at or below {@code TASKQ_SOCKET_TIMEOUT}. */
   static Duration statementTimeout(TaskQConfig config) {
-    return config.socketTimeout().compareTo(DEFAULT_STATEMENT_TIMEOUT) < 0
-        ? config.socketTimeout()
-        : DEFAULT_STATEMENT_TIMEOUT;
+    return StatementTimeouts.of(config);
   }
 
-  /**
-   * {@return a builder for a client of {@code schema} on {@code dataSource}}
-   *
-   * @param dataSource the database to enqueue in
-   * @param schema the TaskQ schema, already migrated
-   */
-  public static Builder builder(DataSource dataSource, SchemaName schema) {
-    return new Builder(dataSource, schema);
+  /** A builder for a client of {@code schema}, preset from the knob catalog's defaults (tests). */
+  static Builder builder(DataSource dataSource, SchemaName schema) {
+    return new Builder(dataSource, schema, TaskQConfig.defaults());
   }
 
   /** {@return the schema this client works in} */
@@ -496,34 +465,38 @@ public final class JobsClient {
         e);
   }
 
-  /** Settings of a {@link JobsClient}; each setter validates its argument at once. */
-  public static final class Builder {
+  /**
+   * Settings of a {@link JobsClient}, preset from a {@link TaskQConfig}; each setter validates its
+   * argument at once.
+   */
+  static final class Builder {
     private final DataSource dataSource;
     private final SchemaName schema;
-    private long maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
-    private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
+    private long maxPayloadBytes;
+    private Duration statementTimeout;
     private Function<String, Optional<RetryPolicy>> actorPolicies = actor -> Optional.empty();
     private Function<String, Optional<String>> actorQueues = actor -> Optional.empty();
-    private int eventWriterBatchSize = DEFAULT_EVENT_WRITER_BATCH_SIZE;
-    private Duration eventWriterStatementTimeout = DEFAULT_EVENT_WRITER_STATEMENT_TIMEOUT;
+    private int eventWriterBatchSize;
+    private Duration eventWriterStatementTimeout;
     private JobListener listener = JobListener.NONE;
     private Consumer<List<Long>> afterCommit = ids -> {};
     private final List<EnqueueInterceptor> enqueueInterceptors = new ArrayList<>();
 
-    private Builder(DataSource dataSource, SchemaName schema) {
+    private Builder(DataSource dataSource, SchemaName schema, TaskQConfig config) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
       this.schema = Objects.requireNonNull(schema, "schema");
+      this.maxPayloadBytes = config.maxPayloadBytes();
+      this.statementTimeout = StatementTimeouts.of(config);
+      this.eventWriterBatchSize = config.eventWriterBatchSize();
+      this.eventWriterStatementTimeout = config.eventWriterStatementTimeout();
     }
 
     /**
      * The largest payload accepted, in UTF-8 bytes; a larger one fails with an {@link
-     * IllegalArgumentException} before reaching the database. 1 to 256 MiB; default 1 MiB.
-     *
-     * @param bytes the largest payload accepted, in UTF-8 bytes; a larger one fails with an {@link
-     *     IllegalArgumentException} before reaching the database. 1 to 256 MiB; default 1 MiB
-     * @return this builder
+     * IllegalArgumentException} before reaching the database. 1 to 256 MiB; preset from {@code
+     * TASKQ_MAX_PAYLOAD_BYTES}.
      */
-    public Builder maxPayloadBytes(long bytes) {
+    Builder maxPayloadBytes(long bytes) {
       if (bytes < 1 || bytes > 256L << 20) {
         throw new IllegalArgumentException(
             "maxPayloadBytes must be in [1, " + (256L << 20) + "], was " + bytes);
@@ -534,13 +507,9 @@ public final class JobsClient {
 
     /**
      * The longest any one statement of the client may run, lock waits included, rounded up to whole
-     * seconds; 1 s to 1 h. Default 10 s. Keep it below the connection's socket timeout.
-     *
-     * @param timeout the longest any one statement of the client may run, lock waits included,
-     *     rounded up to whole seconds; 1 s to 1 h
-     * @return this builder
+     * seconds; 1 s to 1 h. Preset per D10. Keep it below the connection's socket timeout.
      */
-    public Builder statementTimeout(Duration timeout) {
+    Builder statementTimeout(Duration timeout) {
       Objects.requireNonNull(timeout, "statementTimeout");
       if (timeout.compareTo(Duration.ofSeconds(1)) < 0
           || timeout.compareTo(Duration.ofHours(1)) > 0) {
@@ -559,7 +528,7 @@ public final class JobsClient {
      * @param actors the registered actors
      * @return this builder
      */
-    public Builder actors(Collection<? extends Actor<?>> actors) {
+    Builder actors(Collection<? extends Actor<?>> actors) {
       Map<String, RetryPolicy> policies = new HashMap<>();
       Map<String, String> queues = new HashMap<>();
       for (Actor<?> actor : actors) {
@@ -584,13 +553,9 @@ public final class JobsClient {
 
     /**
      * Rows per committed batch of a bulk operation ({@code TASKQ_EVENT_WRITER_BATCH_SIZE}); 1 to 10
-     * 000. Default 100.
-     *
-     * @param rows the rows per committed batch of a bulk operation ({@code
-     *     TASKQ_EVENT_WRITER_BATCH_SIZE}); 1 to 10 000
-     * @return this builder
+     * 000. Preset from the config.
      */
-    public Builder eventWriterBatchSize(int rows) {
+    Builder eventWriterBatchSize(int rows) {
       if (rows < 1 || rows > 10_000) {
         throw new IllegalArgumentException(
             "eventWriterBatchSize must be in [1, 10000], was " + rows);
@@ -601,13 +566,9 @@ public final class JobsClient {
 
     /**
      * The server-side statement timeout of each batch of a bulk operation ({@code
-     * TASKQ_EVENT_WRITER_STATEMENT_TIMEOUT_MS}); 1 ms to 1 h. Default 1750 ms.
-     *
-     * @param timeout the server-side statement timeout of each batch of a bulk operation ({@code
-     *     TASKQ_EVENT_WRITER_STATEMENT_TIMEOUT_MS}); 1 ms to 1 h
-     * @return this builder
+     * TASKQ_EVENT_WRITER_STATEMENT_TIMEOUT_MS}); 1 ms to 1 h. Preset from the config.
      */
-    public Builder eventWriterStatementTimeout(Duration timeout) {
+    Builder eventWriterStatementTimeout(Duration timeout) {
       Objects.requireNonNull(timeout, "eventWriterStatementTimeout");
       if (timeout.compareTo(Duration.ofMillis(1)) < 0
           || timeout.compareTo(Duration.ofHours(1)) > 0) {
@@ -627,7 +588,7 @@ public final class JobsClient {
      * @param listener the listener
      * @return this builder
      */
-    public Builder listener(JobListener listener) {
+    Builder listener(JobListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
@@ -654,8 +615,7 @@ public final class JobsClient {
       return this;
     }
 
-    /** {@return a client with this builder's settings} */
-    public JobsClient build() {
+    JobsClient build() {
       return new JobsClient(this);
     }
   }

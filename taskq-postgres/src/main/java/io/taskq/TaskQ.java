@@ -12,6 +12,7 @@ import io.taskq.operations.QueueBacklog;
 import io.taskq.operations.SchemaMigrations;
 import io.taskq.postgres.internal.CloseDeadline;
 import io.taskq.postgres.internal.GuardedJobListener;
+import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.OwnedPool;
 import io.taskq.postgres.internal.TestHooks;
@@ -27,6 +28,7 @@ import io.taskq.postgres.internal.maintenance.Maintenance;
 import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.internal.migrate.PostgresMigrations;
+import io.taskq.postgres.internal.observe.QueueObservations;
 import io.taskq.postgres.internal.operations.PostgresOperations;
 import io.taskq.postgres.internal.startup.StartupChecks;
 import io.taskq.postgres.internal.worker.Worker;
@@ -36,13 +38,11 @@ import io.taskq.progress.ProgressStore;
 import io.taskq.spi.JobListener;
 import io.taskq.spi.MaintenanceHealth;
 import io.taskq.spi.MaintenanceListener;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +74,12 @@ import org.jspecify.annotations.Nullable;
  *   ...
  * }
  * }</pre>
+ *
+ * <p><b>The one root (K1).</b> Every component is a handle from here: {@link #jobs()}, {@link
+ * #schedules()}, {@link #reclaimEvents()}, {@link #progress()}, {@link #operations()}, {@link
+ * #migrations()}; their settings come from the {@link TaskQConfig} of the root. A process that only
+ * enqueues, looks up and operates starts from {@link #producer(DataSource)}: no actors, no worker,
+ * maintenance optional.
  *
  * <p><b>Connections.</b> Given the application's {@link DataSource}, TaskQ borrows connections for
  * short statements and keeps one for good to LISTEN for wake-ups (or opens a direct one to {@code
@@ -127,7 +133,8 @@ public final class TaskQ implements AutoCloseable {
   private final @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
   private final @Nullable ProgressStore givenProgress;
   private final JobListener jobListener;
-  private final NamedStatements observeSql;
+  private final QueueObservations observations;
+  private final boolean producer;
   private final Map<String, Actor<?>> actors = new LinkedHashMap<>();
 
   /** L3: the registered actors' own retry policies, read by the client at every enqueue. */
@@ -166,7 +173,7 @@ public final class TaskQ implements AutoCloseable {
     this.migrate = builder.migrate;
     this.maintain = builder.maintenance;
     this.inline = builder.inline;
-    this.runsWorker = !builder.inline && !builder.drainOnly;
+    this.runsWorker = !builder.inline && !builder.drainOnly && !builder.producer;
     this.maintenanceListener = builder.listener;
     this.queueCaps = Map.copyOf(builder.queueCaps);
     this.interceptors = List.copyOf(builder.interceptors);
@@ -174,7 +181,12 @@ public final class TaskQ implements AutoCloseable {
     this.rateLimiters = builder.rateLimiters;
     this.givenProgress = builder.progress;
     this.jobListener = GuardedJobListener.of(builder.jobListener);
-    this.observeSql = NamedStatements.load("io/taskq/postgres/sql/observe.sql", schema());
+    this.observations = new QueueObservations(config.schemaName());
+    for (Actor<?> known : builder.knownActors) {
+      known.retryPolicy().ifPresent(p -> actorPolicies.put(known.name(), p));
+      actorQueues.put(known.name(), known.queue());
+    }
+    this.producer = builder.producer;
   }
 
   /**
@@ -195,6 +207,30 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
+   * A producer-only TaskQ on the application's {@code dataSource} (K1): it enqueues, looks up and
+   * operates through the same handles ({@link #jobs()}, {@link #operations()}, {@link
+   * #schedules()}, {@link #reclaimEvents()}, {@link #progress()}), registers no actor and runs no
+   * worker. {@link #start()} (optional) brings the schema up to date as {@code TASKQ_MIGRATE} says
+   * and, only when {@link Builder#maintenance(boolean) maintenance(true)} is set, campaigns for
+   * maintenance leadership and runs the cron loop; maintenance is off by default.
+   *
+   * <pre>{@code
+   * try (TaskQ producer = TaskQ.producer(dataSource).build()) {
+   *   long id = producer.jobs().enqueue(JobRequest.of("send-email", "{}"));
+   *   producer.jobs().find(id);
+   * }
+   * }</pre>
+   */
+  public static Builder producer(DataSource dataSource) {
+    return new Builder().producer().dataSource(dataSource);
+  }
+
+  /** {@link #producer(DataSource)} on a pool of its own from {@code TASKQ_DATABASE_URL}. */
+  public static Builder producer() {
+    return new Builder().producer();
+  }
+
+  /**
    * Registers an actor; before {@link #start()} only.
    *
    * @param actor the actor to register
@@ -204,6 +240,13 @@ public final class TaskQ implements AutoCloseable {
    */
   public synchronized TaskQ register(Actor<?> actor) {
     Objects.requireNonNull(actor, "actor");
+    if (producer) {
+      throw new IllegalStateException(
+          "a producer-only TaskQ registers no actor: build it with TaskQ.builder(...) to run"
+              + " actor '"
+              + actor.name()
+              + "'");
+    }
     if (state != State.NEW || inlineRunner != null) {
       throw new IllegalStateException(
           "register actors before start() and before the first job runs inline; TaskQ is " + state);
@@ -234,7 +277,7 @@ public final class TaskQ implements AutoCloseable {
     if (state != State.NEW) {
       throw new IllegalStateException("start() may be called once; TaskQ is " + state);
     }
-    if (actors.isEmpty()) {
+    if (actors.isEmpty() && !producer) {
       throw new IllegalStateException("register at least one actor before start()");
     }
     StartupChecks.run(config, givenDataSource, maintain);
@@ -242,6 +285,12 @@ public final class TaskQ implements AutoCloseable {
     state = State.STARTED;
     if (migrate) {
       migrateAtStart(dataSource);
+    }
+    if (producer) {
+      if (maintain) {
+        startMaintenanceAndCron(dataSource);
+      }
+      return; // K1: a producer runs no worker
     }
     if (!runsWorker) {
       return; // P5: no worker, no maintenance; jobs run inline or when a test drains
@@ -262,13 +311,17 @@ public final class TaskQ implements AutoCloseable {
                 config.sweepInterval()),
             testHooks);
     if (maintain) {
-      maintenance = startMaintenance(dataSource);
-      CronLoop loop =
-          CronLoop.create(
-              dataSource, config, payloadFactories, cronFaults, maintenanceListener, jobListener);
-      cron = loop;
-      loop.start();
+      startMaintenanceAndCron(dataSource);
     }
+  }
+
+  private void startMaintenanceAndCron(DataSource dataSource) {
+    maintenance = startMaintenance(dataSource);
+    CronLoop loop =
+        CronLoop.create(
+            dataSource, config, payloadFactories, cronFaults, maintenanceListener, jobListener);
+    cron = loop;
+    loop.start();
   }
 
   /** A7: what {@code TASKQ_MIGRATE} asks for: apply what is pending, verify, or skip. */
@@ -317,7 +370,7 @@ public final class TaskQ implements AutoCloseable {
   public synchronized Schedules schedules() {
     Schedules client = schedules;
     if (client == null) {
-      client = new Schedules(dataSource(), config.schemaName(), payloadFactories);
+      client = Handles.schedules().create(dataSource(), config.schemaName(), payloadFactories);
       schedules = client;
     }
     return client;
@@ -414,7 +467,7 @@ public final class TaskQ implements AutoCloseable {
   public synchronized ReclaimEventFeed reclaimEvents() {
     ReclaimEventFeed feed = reclaimEvents;
     if (feed == null) {
-      feed = ReclaimEventFeed.configured(dataSource(), config).listener(jobListener).build();
+      feed = Handles.feeds().create(dataSource(), config, jobListener);
       reclaimEvents = feed;
     }
     return feed;
@@ -433,21 +486,7 @@ public final class TaskQ implements AutoCloseable {
     synchronized (this) {
       dataSource = dataSource();
     }
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(observeSql.get("queue_backlog"))) {
-      ps.setQueryTimeout(5);
-      List<QueueBacklog> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(
-              new QueueBacklog(
-                  rs.getString("queue"),
-                  rs.getLong("depth"),
-                  Duration.ofNanos(Math.max(0, rs.getLong("oldest_us")) * 1000)));
-        }
-      }
-      return out;
-    }
+    return observations.queueBacklog(dataSource);
   }
 
   /**
@@ -469,22 +508,7 @@ public final class TaskQ implements AutoCloseable {
     synchronized (this) {
       dataSource = dataSource();
     }
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(observeSql.get("finished_per_minute"))) {
-      ps.setQueryTimeout(5);
-      ps.setLong(1, window.toSeconds());
-      List<FinishedMinute> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(
-              new FinishedMinute(
-                  java.time.Instant.ofEpochSecond(rs.getLong("minute_epoch")),
-                  rs.getLong("succeeded"),
-                  rs.getLong("failed")));
-        }
-      }
-      return out;
-    }
+    return observations.finishedPerMinute(dataSource, window);
   }
 
   /**
@@ -500,11 +524,7 @@ public final class TaskQ implements AutoCloseable {
     synchronized (this) {
       dataSource = dataSource();
     }
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(observeSql.get("ping"))) {
-      ps.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
-      ps.executeQuery().close();
-    }
+    observations.ping(dataSource, timeout);
   }
 
   /**
@@ -820,6 +840,7 @@ public final class TaskQ implements AutoCloseable {
     private boolean maintenance = true;
     private boolean inline;
     private boolean drainOnly;
+    private boolean producer;
     private MaintenanceListener listener = MaintenanceListener.NONE;
     private final Map<String, Integer> queueCaps = new TreeMap<>();
     private final List<JobInterceptor> interceptors = new ArrayList<>();
@@ -827,8 +848,16 @@ public final class TaskQ implements AutoCloseable {
     private @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
     private @Nullable ProgressStore progress;
     private JobListener jobListener = JobListener.NONE;
+    private final List<Actor<?>> knownActors = new ArrayList<>();
 
     private Builder() {}
+
+    /** K1: no actors, no worker, maintenance off unless asked for ({@link TaskQ#producer()}). */
+    private Builder producer() {
+      this.producer = true;
+      this.maintenance = false;
+      return this;
+    }
 
     /**
      * At most {@code cap} jobs of {@code queue} run at once across every worker of the schema (L7),
@@ -932,10 +961,11 @@ public final class TaskQ implements AutoCloseable {
      * Whether this process campaigns for the schema's maintenance leadership and, when elected,
      * runs the sweeps; default true. Turn off in processes that must never lead (maintenance runs
      * in other processes of the fleet: at least one process per schema must keep it on, or expired
-     * leases are never reclaimed and scheduled jobs never become due).
+     * leases are never reclaimed and scheduled jobs never become due). A producer-only TaskQ
+     * ({@link TaskQ#producer(DataSource)}) has it off unless set here.
      *
      * @param maintenance whether this process campaigns for the schema's maintenance leadership
-     *     and, when elected, runs the sweeps; default true
+     *     and, when elected, runs the sweeps; default true (false for a producer-only TaskQ)
      * @return this builder
      */
     public Builder maintenance(boolean maintenance) {
@@ -1001,6 +1031,18 @@ public final class TaskQ implements AutoCloseable {
     public Builder drainOnly() {
       this.drainOnly = true;
       this.inline = false;
+      return this;
+    }
+
+    /**
+     * Actors this process enqueues for but does not run (a producer-only process, say): the queue
+     * each declares (R5) and its own retry policy (L3) are stamped into its jobs as the actors a
+     * TaskQ registers are. Registering one of them as well is allowed; the registered one wins.
+     */
+    public Builder knownActors(Collection<? extends Actor<?>> actors) {
+      for (Actor<?> actor : actors) {
+        knownActors.add(Objects.requireNonNull(actor, "actor"));
+      }
       return this;
     }
 

@@ -8,6 +8,7 @@ import io.taskq.cron.MisfirePolicy;
 import io.taskq.cron.Schedule;
 import io.taskq.cron.Schedules;
 import io.taskq.postgres.internal.TestHooks;
+import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.cron.CronFaults;
 import io.taskq.postgres.internal.cron.CronTick;
 import io.taskq.postgres.internal.cron.PayloadFactories;
@@ -58,7 +59,7 @@ class CronTickTest {
             "INSERT INTO {schema}.actor_config (actor, queue) VALUES ('" + ACTOR + "', 'cronq')"));
     factories = new PayloadFactories();
     faults = new CronFaults();
-    schedules = new Schedules(db.dataSource, db.schema, factories);
+    schedules = Handles.schedules().create(db.dataSource, db.schema, factories);
   }
 
   private CronTick tick(int limit, int threshold, Duration deadline) {

@@ -3,7 +3,6 @@ package io.taskq.benchmarks;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.SchemaName;
-import io.taskq.postgres.internal.migrate.Migrations;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,7 +31,7 @@ final class BenchDatabase implements AutoCloseable {
     String url = System.getenv().getOrDefault("TASKQ_DATABASE_URL", LOCAL_URL);
     BenchDatabase db = new BenchDatabase(url, schema, poolSize);
     db.execute("DROP SCHEMA IF EXISTS " + schema.quoted() + " CASCADE");
-    Migrations.apply(db.pool, schema);
+    Roots.migrate(db.pool, schema);
     return db;
   }
 

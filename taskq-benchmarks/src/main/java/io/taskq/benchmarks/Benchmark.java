@@ -118,7 +118,7 @@ public final class Benchmark {
 
   private void run() throws Exception {
     RawSqlBaseline raw = new RawSqlBaseline(db.pool, db.schema.quoted());
-    JobsClient client = JobsClient.create(db.pool, db.schema);
+    JobsClient client = Roots.producer(db.pool, db.schema).jobs();
     if (settings.has('a') || settings.has('b') || settings.has('c')) {
       warmUp(raw, client);
       try (HikariDataSource other = db.otherPool(2)) {

@@ -3,11 +3,9 @@ package io.taskq.benchmarks;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.SchemaName;
-import io.taskq.core.internal.NotifyChannels;
 import io.taskq.feed.FeedCursor;
 import io.taskq.feed.ReclaimEventFeed;
 import io.taskq.feed.ReclaimWatch;
-import io.taskq.postgres.internal.migrate.Migrations;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -51,7 +49,7 @@ final class FeedBenchmark {
 
   private final DataSource ds;
   private final SchemaName schema = SchemaName.of(SCHEMA);
-  private final String channel = NotifyChannels.of(schema).events().name();
+  private final String channel = Roots.eventsChannel(schema);
 
   private FeedBenchmark(DataSource ds) {
     this.ds = ds;
@@ -175,10 +173,7 @@ final class FeedBenchmark {
   }
 
   private ReclaimEventFeed feed() {
-    return ReclaimEventFeed.builder(ds, schema)
-        .visibilityDelay(Duration.ZERO)
-        .watchApplicationName("taskq-bench-feed")
-        .build();
+    return Roots.producer(ds, schema, Duration.ZERO).reclaimEvents();
   }
 
   /** The cursor after every event written so far. */
@@ -242,7 +237,7 @@ final class FeedBenchmark {
 
   private void recreateSchema() throws SQLException {
     dropSchema();
-    Migrations.apply(ds, schema);
+    Roots.migrate(ds, schema);
   }
 
   private void dropSchema() throws SQLException {

@@ -41,7 +41,7 @@ public final class InterceptorBenchmark {
         Runtime.getRuntime().availableProcessors());
     Figures figures = new Figures();
     try (BenchDatabase db = BenchDatabase.open(SchemaName.of(SCHEMA), threads + 8)) {
-      JobsClient client = JobsClient.create(db.pool, db.schema);
+      JobsClient client = Roots.producer(db.pool, db.schema).jobs();
       drain(db, client, jobs, threads, List.of()); // warm-up, not recorded
       for (int round = 1; round <= rounds; round++) {
         System.out.printf(Locale.ROOT, "Round %d of %d:%n", round, rounds);

@@ -5,7 +5,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.SchemaName;
 import io.taskq.limits.PostgresSlidingWindow;
 import io.taskq.limits.SlidingWindowLog;
-import io.taskq.postgres.internal.migrate.Migrations;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -53,7 +52,7 @@ public final class PgRateLimitBenchmark {
     SchemaName schema = SchemaName.of(SCHEMA);
     try (HikariDataSource pool = pool(threads)) {
       drop(pool, schema);
-      Migrations.apply(pool, schema);
+      Roots.migrate(pool, schema);
       try {
         PostgresSlidingWindow limiter =
             PostgresSlidingWindow.create(

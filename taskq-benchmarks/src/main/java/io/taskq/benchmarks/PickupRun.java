@@ -34,7 +34,7 @@ final class PickupRun {
   /** Enqueues {@code jobs} one at a time, {@code every} apart, and waits for all to succeed. */
   Latency measure(WorkerRun worker, DataSource other, int jobs, Duration every)
       throws SQLException {
-    JobsClient client = JobsClient.create(other, db.schema);
+    JobsClient client = Roots.producer(other, db.schema).jobs();
     long next = System.nanoTime();
     for (int i = 1; i <= jobs; i++) {
       LockSupport.parkNanos(next - System.nanoTime());

@@ -1,19 +1,22 @@
 package io.taskq.benchmarks;
 
-import io.taskq.TaskQConfig;
-import io.taskq.postgres.internal.sweep.BatchExecutor;
-import io.taskq.postgres.internal.sweep.BatchFence;
-import io.taskq.postgres.internal.sweep.LeaseReclaimSweep;
+import io.taskq.TaskQ;
 import io.taskq.spi.MaintenanceListener;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Figure (e), issue 4: a backlog of running jobs whose leases expired, drained by the S1 sweep
  * ({@code reclaim_expired_locks}) one batch after another with the default batch size and statement
- * timeout, as the sweep loop drains it.
+ * timeout, by the maintenance leader of a producer-only root (the public API only, K2). The
+ * statements per batch count every statement on the root's pool while it leads (S1's and the other
+ * sweeps' of the same cadence).
  *
  * <p>The backlog is inserted by SQL: running jobs of a live worker (fresh heartbeat, and a
  * stale-after of an hour so the heartbeat arm stays out of the way), leases expired a minute ago,
@@ -22,6 +25,7 @@ import java.util.List;
  */
 final class ReclaimBacklogRun {
   static final String OWNER = "bench-owner";
+  private static final String S1 = "reclaim_expired_locks";
 
   private final BenchDatabase db;
 
@@ -72,39 +76,58 @@ final class ReclaimBacklogRun {
     db.execute("VACUUM ANALYZE " + db.table("jobs"));
   }
 
-  /** Runs S1 batches until one returns no row. */
-  Drain drain(int expectedRows) throws SQLException {
-    TaskQConfig defaults = TaskQConfig.defaults();
-    int batchSize = defaults.eventWriterBatchSize();
-    Duration timeout = defaults.eventWriterStatementTimeout();
-    LeaseReclaimSweep sweep =
-        new LeaseReclaimSweep(
-            db.schema,
-            Duration.ofHours(1),
-            defaults.maxRetryBackoff(),
-            new MaintenanceListener() {});
-    BatchExecutor executor = new BatchExecutor(db.schema);
+  /**
+   * Lets a producer-only root with maintenance on lead the schema and drain the backlog with S1,
+   * its batches heard through the public maintenance listener (duration, then rows, per batch).
+   */
+  Drain drain(int expectedRows) throws Exception {
+    List<Long> batchNanos = Collections.synchronizedList(new ArrayList<>());
+    AtomicInteger rows = new AtomicInteger();
+    AtomicLong lastNanos = new AtomicLong();
+    AtomicLong statementsAtStart = new AtomicLong(-1);
     CountingDataSource counting = new CountingDataSource(db.pool);
-    List<Long> batchNanos = new ArrayList<>();
-    int rows = 0;
-    long statements = 0;
+    MaintenanceListener listener =
+        new MaintenanceListener() {
+          @Override
+          public void sweepDuration(String sweepName, Duration duration, boolean aborted) {
+            if (S1.equals(sweepName) && !aborted) {
+              lastNanos.set(duration.toNanos());
+            }
+          }
+
+          @Override
+          public void sweepRows(String sweepName, int n) {
+            if (S1.equals(sweepName) && n > 0) {
+              batchNanos.add(lastNanos.get());
+              rows.addAndGet(n);
+            }
+          }
+        };
     long start = System.nanoTime();
-    while (true) {
-      long before = counting.executed();
-      long batchStart = System.nanoTime();
-      int got = executor.runInOwnTransaction(counting, sweep, batchSize, timeout, BatchFence.NONE);
-      long took = System.nanoTime() - batchStart;
-      if (got == 0) {
-        break;
+    try (TaskQ leader =
+        TaskQ.producer(counting)
+            .config(Roots.config(db.schema))
+            .migrate(false)
+            .maintenance(true)
+            .listener(listener)
+            .build()) {
+      statementsAtStart.set(counting.executed());
+      leader.start();
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+      while (rows.get() < expectedRows) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "S1 reclaimed " + rows.get() + " rows in 10 minutes, expected " + expectedRows);
+        }
+        TimeUnit.MILLISECONDS.sleep(5);
       }
-      batchNanos.add(took);
-      statements += counting.executed() - before;
-      rows += got;
     }
     long nanos = System.nanoTime() - start;
-    if (rows != expectedRows) {
+    long statements = counting.executed() - statementsAtStart.get();
+    if (rows.get() != expectedRows) {
       throw new IllegalStateException("S1 reclaimed " + rows + " rows, expected " + expectedRows);
     }
-    return new Drain(rows, batchNanos.size(), nanos, batchNanos, statements);
+    List<Long> batches = List.copyOf(batchNanos);
+    return new Drain(rows.get(), batches.size(), nanos, batches, statements);
   }
 }

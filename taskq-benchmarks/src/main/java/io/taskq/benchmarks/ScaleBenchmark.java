@@ -45,7 +45,7 @@ public final class ScaleBenchmark {
   private ScaleBenchmark(BenchDatabase db, int jobs, int threads, int pickupJobs) {
     this.db = db;
     this.raw = new RawSqlBaseline(db.pool, db.schema.quoted());
-    this.client = JobsClient.create(db.pool, db.schema);
+    this.client = Roots.producer(db.pool, db.schema).jobs();
     this.jobs = jobs;
     this.threads = threads;
     this.pickupJobs = pickupJobs;

@@ -4,6 +4,7 @@ import io.taskq.JobStoreException;
 import io.taskq.SchemaName;
 import io.taskq.TaskQ;
 import io.taskq.postgres.internal.CallerText;
+import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.client.Transactions;
 import io.taskq.postgres.internal.cron.PayloadFactories;
@@ -40,6 +41,10 @@ public final class Schedules {
   private final NamedStatements sql;
   private final @Nullable PayloadFactories factories;
 
+  static {
+    Handles.registerSchedules(Schedules::new);
+  }
+
   /**
    * The schedules of {@code schema}; TaskQ builds it, get it from {@link TaskQ#schedules()}.
    *
@@ -47,7 +52,7 @@ public final class Schedules {
    * @param schema the TaskQ schema
    * @param factories the payload factories registered, or {@code null} when names cannot be checked
    */
-  public Schedules(DataSource dataSource, SchemaName schema, @Nullable PayloadFactories factories) {
+  Schedules(DataSource dataSource, SchemaName schema, @Nullable PayloadFactories factories) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.schema = Objects.requireNonNull(schema, "schema");
     this.sql = NamedStatements.load("io/taskq/postgres/sql/cron.sql", schema);

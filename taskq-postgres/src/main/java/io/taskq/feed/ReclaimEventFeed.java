@@ -5,6 +5,8 @@ import io.taskq.SchemaName;
 import io.taskq.TaskQConfig;
 import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.GuardedJobListener;
+import io.taskq.postgres.internal.Handles;
+import io.taskq.postgres.internal.StatementTimeouts;
 import io.taskq.postgres.internal.feed.FeedFaults;
 import io.taskq.postgres.internal.feed.FeedLagReader;
 import io.taskq.postgres.internal.feed.FeedPosition;
@@ -55,22 +57,19 @@ public final class ReclaimEventFeed {
   /** The most events one poll returns. */
   public static final int MAX_LIMIT = 10_000;
 
-  /** The default visibility delay, as {@code TASKQ_RECLAIM_EVENT_VISIBILITY_DELAY}. */
-  public static final Duration DEFAULT_VISIBILITY_DELAY = Duration.ofSeconds(2);
-
-  /** The default longest wait between a watch's polls without a notification. */
-  public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
-
   /** The default number of events a watch reads per poll. */
-  public static final int DEFAULT_WATCH_PAGE_SIZE = 100;
-
-  /** The default statement timeout of the feed's reads; below the default socket timeout (D10). */
-  public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(10);
+  static final int DEFAULT_WATCH_PAGE_SIZE = 100;
 
   /** The default {@code application_name} of a watch's listen session. */
-  public static final String DEFAULT_APPLICATION_NAME = "taskq-reclaim-watch";
+  static final String DEFAULT_APPLICATION_NAME = "taskq-reclaim-watch";
 
   private static final AtomicInteger WATCH_THREADS = new AtomicInteger();
+
+  static {
+    Handles.registerFeeds(
+        (dataSource, config, listener) ->
+            configured(dataSource, config).listener(listener).build());
+  }
 
   private final DataSource dataSource;
   private final SchemaName schema;
@@ -101,58 +100,35 @@ public final class ReclaimEventFeed {
   }
 
   /**
-   * {@return a feed with default settings. The schema must be migrated already}
-   *
-   * @param dataSource the database of the feed
-   * @param schema the TaskQ schema, already migrated
-   */
-  public static ReclaimEventFeed create(DataSource dataSource, SchemaName schema) {
-    return builder(dataSource, schema).build();
-  }
-
-  /**
-   * {@return a feed configured from {@code config}: its schema, visibility delay ({@code
+   * A feed configured from {@code config} (the TaskQ root's, {@link
+   * io.taskq.TaskQ#reclaimEvents()}): its schema, visibility delay ({@code
    * TASKQ_RECLAIM_EVENT_VISIBILITY_DELAY}), poll interval ({@code TASKQ_POLL_INTERVAL}), a
    * statement timeout kept at or below the socket timeout (D10), and, when {@code
    * TASKQ_DATABASE_DIRECT_URL} is set, a watch's listen session opened there (D8:
-   * transaction-pooling proxies break LISTEN)}
+   * transaction-pooling proxies break LISTEN).
    *
    * @param dataSource the database of the feed
    * @param config the configuration to read
    */
-  public static ReclaimEventFeed create(DataSource dataSource, TaskQConfig config) {
-    return configured(dataSource, config).build();
-  }
-
-  /**
-   * {@return a builder preset from {@code config}, as {@link #create(DataSource, TaskQConfig)}
-   * uses}
-   *
-   * @param dataSource the database of the feed
-   * @param config the configuration to read
-   */
-  public static Builder configured(DataSource dataSource, TaskQConfig config) {
-    Duration timeout =
-        config.socketTimeout().compareTo(DEFAULT_STATEMENT_TIMEOUT) < 0
-            ? config.socketTimeout()
-            : DEFAULT_STATEMENT_TIMEOUT;
-    Builder b =
-        builder(dataSource, config.schemaName())
-            .visibilityDelay(config.reclaimEventVisibilityDelay())
-            .pollInterval(config.pollInterval())
-            .statementTimeout(timeout);
+  static Builder configured(DataSource dataSource, TaskQConfig config) {
+    Builder b = new Builder(dataSource, config.schemaName(), config);
     config.databaseDirectUrl().ifPresent(url -> b.listenDataSource(directSource(url, config)));
     return b;
   }
 
-  /**
-   * {@return a builder for a feed of {@code schema} on {@code dataSource}}
-   *
-   * @param dataSource the database of the feed
-   * @param schema the TaskQ schema, already migrated
-   */
-  public static Builder builder(DataSource dataSource, SchemaName schema) {
-    return new Builder(dataSource, schema);
+  /** A builder for a feed of {@code schema}, preset from the knob catalog's defaults (tests). */
+  static Builder builder(DataSource dataSource, SchemaName schema) {
+    return new Builder(dataSource, schema, TaskQConfig.defaults());
+  }
+
+  /** {@link #configured(DataSource, TaskQConfig)}, built. */
+  static ReclaimEventFeed create(DataSource dataSource, TaskQConfig config) {
+    return configured(dataSource, config).build();
+  }
+
+  /** {@link #builder(DataSource, SchemaName)}, built (tests). */
+  static ReclaimEventFeed create(DataSource dataSource, SchemaName schema) {
+    return builder(dataSource, schema).build();
   }
 
   /** {@return the schema whose feed this is} */
@@ -293,24 +269,30 @@ public final class ReclaimEventFeed {
     return ds;
   }
 
-  /** Settings of a {@link ReclaimEventFeed}; each setter validates its argument at once. */
-  public static final class Builder {
+  /**
+   * Settings of a {@link ReclaimEventFeed}, preset from a {@link TaskQConfig}; each setter
+   * validates its argument at once.
+   */
+  static final class Builder {
     private static final Pattern APPLICATION_NAME = Pattern.compile("[\\x20-\\x7e]{1,63}");
 
     private final DataSource dataSource;
     private final SchemaName schema;
-    private Duration visibilityDelay = DEFAULT_VISIBILITY_DELAY;
-    private Duration pollInterval = DEFAULT_POLL_INTERVAL;
-    private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
+    private Duration visibilityDelay;
+    private Duration pollInterval;
+    private Duration statementTimeout;
     private int watchPageSize = DEFAULT_WATCH_PAGE_SIZE;
     private String applicationName = DEFAULT_APPLICATION_NAME;
     private @org.jspecify.annotations.Nullable DataSource listenDataSource;
     private @org.jspecify.annotations.Nullable ThreadFactory threadFactory;
     private JobListener listener = JobListener.NONE;
 
-    private Builder(DataSource dataSource, SchemaName schema) {
+    private Builder(DataSource dataSource, SchemaName schema, TaskQConfig config) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
       this.schema = Objects.requireNonNull(schema, "schema");
+      this.visibilityDelay = config.reclaimEventVisibilityDelay();
+      this.pollInterval = config.pollInterval();
+      this.statementTimeout = StatementTimeouts.of(config);
     }
 
     /**
@@ -318,13 +300,9 @@ public final class ReclaimEventFeed {
      * writer gets to commit first. Zero leaves only the transaction-id horizon (D12), which alone
      * keeps the feed complete; the margin is the guide's documented defense in depth.
      *
-     * <p>Default: 2s. Range: 0..1h.
-     *
-     * @param delay the events younger than this are not handed out (E1): the trailing-watermark
-     *     margin a sibling writer gets to commit first
-     * @return this builder
+     * <p>Preset from {@code TASKQ_RECLAIM_EVENT_VISIBILITY_DELAY}. Range: 0..1h.
      */
-    public Builder visibilityDelay(Duration delay) {
+    Builder visibilityDelay(Duration delay) {
       this.visibilityDelay = within("visibilityDelay", delay, Duration.ZERO, Duration.ofHours(1));
       return this;
     }
@@ -332,12 +310,9 @@ public final class ReclaimEventFeed {
     /**
      * The longest a watch waits between polls when no notification arrives (D11).
      *
-     * <p>Default: 1s. Range: 10ms..1h.
-     *
-     * @param interval the longest a watch waits between polls when no notification arrives (D11)
-     * @return this builder
+     * <p>Preset from {@code TASKQ_POLL_INTERVAL}. Range: 10ms..1h.
      */
-    public Builder pollInterval(Duration interval) {
+    Builder pollInterval(Duration interval) {
       this.pollInterval =
           within("pollInterval", interval, Duration.ofMillis(10), Duration.ofHours(1));
       return this;
@@ -347,12 +322,9 @@ public final class ReclaimEventFeed {
      * The longest one read of the feed may run, rounded up to whole seconds. Keep it below the
      * connection's socket timeout.
      *
-     * <p>Default: 10s. Range: 1s..1h.
-     *
-     * @param timeout the longest one read of the feed may run, rounded up to whole seconds
-     * @return this builder
+     * <p>Preset per D10 (10 s, at most the socket timeout). Range: 1s..1h.
      */
-    public Builder statementTimeout(Duration timeout) {
+    Builder statementTimeout(Duration timeout) {
       this.statementTimeout =
           within("statementTimeout", timeout, Duration.ofSeconds(1), Duration.ofHours(1));
       return this;
@@ -366,7 +338,7 @@ public final class ReclaimEventFeed {
      * @param size the events a watch reads per poll
      * @return this builder
      */
-    public Builder watchPageSize(int size) {
+    Builder watchPageSize(int size) {
       if (size < 1 || size > MAX_LIMIT) {
         throw new IllegalArgumentException(
             "watchPageSize must be in [1, " + MAX_LIMIT + "], was " + size);
@@ -385,7 +357,7 @@ public final class ReclaimEventFeed {
      *     connection, not one behind a transaction-pooling proxy, which breaks LISTEN (D8)
      * @return this builder
      */
-    public Builder listenDataSource(DataSource source) {
+    Builder listenDataSource(DataSource source) {
       this.listenDataSource = Objects.requireNonNull(source, "listenDataSource");
       return this;
     }
@@ -400,7 +372,7 @@ public final class ReclaimEventFeed {
      *     pg_stat_activity}
      * @return this builder
      */
-    public Builder watchApplicationName(String name) {
+    Builder watchApplicationName(String name) {
       Objects.requireNonNull(name, "watchApplicationName");
       if (!APPLICATION_NAME.matcher(name).matches()) {
         throw new IllegalArgumentException(
@@ -420,7 +392,7 @@ public final class ReclaimEventFeed {
      * @param factory the thread factory
      * @return this builder
      */
-    public Builder watchThreadFactory(ThreadFactory factory) {
+    Builder watchThreadFactory(ThreadFactory factory) {
       this.threadFactory = Objects.requireNonNull(factory, "watchThreadFactory");
       return this;
     }
@@ -435,13 +407,12 @@ public final class ReclaimEventFeed {
      * @param listener the listener
      * @return this builder
      */
-    public Builder listener(JobListener listener) {
+    Builder listener(JobListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 
-    /** {@return a feed with this builder's settings} */
-    public ReclaimEventFeed build() {
+    ReclaimEventFeed build() {
       return new ReclaimEventFeed(this);
     }
 

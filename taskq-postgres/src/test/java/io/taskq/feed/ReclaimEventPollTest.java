@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.taskq.JobRequest;
 import io.taskq.JobsClient;
+import io.taskq.TestHandles;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.sweep.LeaseReclaimSweep;
 import io.taskq.spi.MaintenanceListener;
@@ -91,7 +92,7 @@ class ReclaimEventPollTest {
   @Test
   @Tag("S1")
   void eventsOfTheRealLeaseReclaimSweep_reachTheFeedWithTheirDisposition() throws SQLException {
-    JobsClient client = JobsClient.create(f.ds, f.schema);
+    JobsClient client = TestHandles.jobs(f.ds, f.schema);
     long retried = client.enqueue(JobRequest.builder("mail").queue("q").maxAttempts(3).build());
     long exhausted = client.enqueue(JobRequest.builder("mail").queue("q").maxAttempts(1).build());
     f.db.update(

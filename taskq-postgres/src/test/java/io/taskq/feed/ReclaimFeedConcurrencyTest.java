@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.taskq.JobRequest;
 import io.taskq.JobsClient;
+import io.taskq.TestHandles;
 import io.taskq.bulk.CancelResult;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
@@ -134,7 +135,7 @@ class ReclaimFeedConcurrencyTest {
 
   /** Cancels jobs as they are enqueued: events of another kind drawing from the same sequence. */
   private static Void cancel(FeedFixture f, long end) {
-    JobsClient client = JobsClient.create(f.ds, f.schema);
+    JobsClient client = TestHandles.jobs(f.ds, f.schema);
     while (System.nanoTime() < end) {
       long id = client.enqueue(JobRequest.builder("mail").queue("q").build());
       assertThat(client.cancel(id)).isEqualTo(CancelResult.CANCELLED);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.taskq.JobRequest;
 import io.taskq.JobsClient;
+import io.taskq.TestHandles;
 import io.taskq.postgres.internal.sweep.LeaseReclaimSweep;
 import io.taskq.postgres.testing.Db;
 import io.taskq.spi.MaintenanceListener;
@@ -55,7 +56,7 @@ class ReclaimNotifyTest {
 
   /** Enqueues {@code n} jobs and makes them look owned by a dead worker whose lease expired. */
   private List<Long> expiredLeases(int n) {
-    JobsClient client = JobsClient.create(f.ds, f.schema);
+    JobsClient client = TestHandles.jobs(f.ds, f.schema);
     List<Long> ids = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       ids.add(client.enqueue(JobRequest.builder("mail").queue("q").maxAttempts(3).build()));

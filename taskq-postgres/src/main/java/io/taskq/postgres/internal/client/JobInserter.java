@@ -1,7 +1,6 @@
 package io.taskq.postgres.internal.client;
 
 import io.taskq.JobRequest;
-import io.taskq.JobsClient;
 import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.core.internal.NotifyChannels;
@@ -39,7 +38,9 @@ import java.util.TreeSet;
  * transaction could miss a twin committed while it waited for the lock.
  */
 public final class JobInserter {
-  static final int CHUNK_ROWS = JobsClient.BATCH_ROWS_PER_STATEMENT;
+  /** Rows per insert statement of a batch. */
+  public static final int CHUNK_ROWS = 5_000;
+
   static final long CHUNK_BYTES = 16L * 1024 * 1024;
 
   /**

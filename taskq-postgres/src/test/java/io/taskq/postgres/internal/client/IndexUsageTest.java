@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.taskq.JobRequest;
 import io.taskq.JobsClient;
 import io.taskq.SchemaName;
+import io.taskq.TestHandles;
 import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.migrate.Migrations;
@@ -39,7 +40,7 @@ class IndexUsageTest {
     schema = SchemaName.of(services.schema());
     ds = services.dataSource();
     Migrations.apply(ds, schema);
-    JobsClient client = JobsClient.create(ds, schema);
+    JobsClient client = TestHandles.jobs(ds, schema);
     client.enqueueAll(
         IntStream.range(0, 20_000)
             .mapToObj(

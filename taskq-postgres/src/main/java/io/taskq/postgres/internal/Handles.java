@@ -1,0 +1,67 @@
+package io.taskq.postgres.internal;
+
+import io.taskq.SchemaName;
+import io.taskq.TaskQConfig;
+import io.taskq.cron.Schedules;
+import io.taskq.feed.ReclaimEventFeed;
+import io.taskq.postgres.internal.cron.PayloadFactories;
+import io.taskq.spi.JobListener;
+import java.util.Objects;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How the TaskQ root makes the handles whose classes live in other public packages (K1): each such
+ * class registers its package-private factory here when it is initialised, so that no public
+ * builder or constructor is needed. Internal: only {@code TaskQ} calls it.
+ */
+public final class Handles {
+  /** Makes the reclaim event feed of a root. */
+  @FunctionalInterface
+  public interface FeedFactory {
+    /** The feed of {@code config}'s schema, its polls' lag told to {@code listener}. */
+    ReclaimEventFeed create(DataSource dataSource, TaskQConfig config, JobListener listener);
+  }
+
+  /** Makes the schedules client of a root. */
+  @FunctionalInterface
+  public interface SchedulesFactory {
+    /** The schedules of {@code schema}, payloads from {@code factories}. */
+    Schedules create(DataSource dataSource, SchemaName schema, PayloadFactories factories);
+  }
+
+  private static volatile @Nullable FeedFactory feeds;
+  private static volatile @Nullable SchedulesFactory schedules;
+
+  private Handles() {}
+
+  /** Called once, by {@code ReclaimEventFeed}'s static initialiser. */
+  public static void registerFeeds(FeedFactory factory) {
+    feeds = Objects.requireNonNull(factory, "factory");
+  }
+
+  /** Called once, by {@code Schedules}' static initialiser. */
+  public static void registerSchedules(SchedulesFactory factory) {
+    schedules = Objects.requireNonNull(factory, "factory");
+  }
+
+  /** The feed factory ({@code ReclaimEventFeed} initialised first). */
+  public static FeedFactory feeds() {
+    initialise(ReclaimEventFeed.class);
+    return Objects.requireNonNull(feeds, "ReclaimEventFeed registered no factory");
+  }
+
+  /** The schedules factory ({@code Schedules} initialised first). */
+  public static SchedulesFactory schedules() {
+    initialise(Schedules.class);
+    return Objects.requireNonNull(schedules, "Schedules registered no factory");
+  }
+
+  private static void initialise(Class<?> type) {
+    try {
+      Class.forName(type.getName(), true, type.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("cannot initialise " + type.getName(), e);
+    }
+  }
+}
