@@ -84,7 +84,6 @@ final class ReclaimBacklogRun {
     List<Long> batchNanos = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger rows = new AtomicInteger();
     AtomicLong lastNanos = new AtomicLong();
-    AtomicLong statementsAtStart = new AtomicLong(-1);
     CountingDataSource counting = new CountingDataSource(db.pool);
     MaintenanceListener listener =
         new MaintenanceListener() {
@@ -103,6 +102,7 @@ final class ReclaimBacklogRun {
             }
           }
         };
+    long statementsAtStart;
     long start = System.nanoTime();
     try (TaskQ leader =
         TaskQ.producer(counting)
@@ -111,7 +111,7 @@ final class ReclaimBacklogRun {
             .maintenance(true)
             .listener(listener)
             .build()) {
-      statementsAtStart.set(counting.executed());
+      statementsAtStart = counting.executed();
       leader.start();
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
       while (rows.get() < expectedRows) {
@@ -123,7 +123,7 @@ final class ReclaimBacklogRun {
       }
     }
     long nanos = System.nanoTime() - start;
-    long statements = counting.executed() - statementsAtStart.get();
+    long statements = counting.executed() - statementsAtStart;
     if (rows.get() != expectedRows) {
       throw new IllegalStateException("S1 reclaimed " + rows + " rows, expected " + expectedRows);
     }

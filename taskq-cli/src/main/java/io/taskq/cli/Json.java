@@ -1,8 +1,8 @@
 package io.taskq.cli;
 
-import io.taskq.core.internal.JsonStrings;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -53,6 +53,24 @@ final class Json {
   }
 
   private static void string(StringBuilder out, String s) {
-    JsonStrings.append(out, s);
+    out.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    out.append('"');
   }
 }

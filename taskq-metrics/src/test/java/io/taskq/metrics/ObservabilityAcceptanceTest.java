@@ -64,7 +64,12 @@ class ObservabilityAcceptanceTest {
   void setUp(TestServices services) throws SQLException {
     this.services = services;
     this.schema = SchemaName.of(services.schema());
-    io.taskq.postgres.internal.migrate.Migrations.apply(services.dataSource(), schema);
+    try (TaskQ migrator =
+        TaskQ.producer(services.dataSource())
+            .config(TaskQConfig.builder().schemaName(schema).build())
+            .build()) {
+      migrator.migrations().apply();
+    }
     execute(
         "TRUNCATE {schema}.jobs, {schema}.job_attempts, {schema}.job_events, {schema}.workers,"
             + " {schema}.paused"
