@@ -94,14 +94,14 @@ class InternalBoundaryTest {
         Objects.requireNonNull(
             InternalBoundaryTest.class.getResourceAsStream("/internal-access.txt"),
             "internal-access.txt")) {
-      for (String raw : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+      for (String raw : new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList()) {
         String entry = raw.split("#", 2)[0].strip();
         if (entry.isEmpty()) {
           continue;
         }
         String[] parts = entry.split(":", 2);
         Set<String> users = allowed.computeIfAbsent(parts[0].strip(), p -> new TreeSet<>());
-        for (String user : parts.length > 1 ? parts[1].split(",") : new String[0]) {
+        for (String user : parts.length > 1 ? parts[1].split(",", -1) : new String[0]) {
           if (!user.isBlank()) {
             users.add(user.strip());
           }
