@@ -220,12 +220,18 @@ public final class TaskQ implements AutoCloseable {
    *   producer.jobs().find(id);
    * }
    * }</pre>
+   *
+   * @param dataSource the application's data source
+   * @return a builder in producer-only mode
    */
   public static Builder producer(DataSource dataSource) {
     return new Builder().producer().dataSource(dataSource);
   }
 
-  /** {@link #producer(DataSource)} on a pool of its own from {@code TASKQ_DATABASE_URL}. */
+  /**
+   * {@return a builder in producer-only mode, as {@link #producer(DataSource)}, on a pool of its
+   * own from {@code TASKQ_DATABASE_URL}}
+   */
   public static Builder producer() {
     return new Builder().producer();
   }
@@ -1038,6 +1044,9 @@ public final class TaskQ implements AutoCloseable {
      * Actors this process enqueues for but does not run (a producer-only process, say): the queue
      * each declares (R5) and its own retry policy (L3) are stamped into its jobs as the actors a
      * TaskQ registers are. Registering one of them as well is allowed; the registered one wins.
+     *
+     * @param actors the actors whose jobs this process enqueues but does not run
+     * @return this builder
      */
     public Builder knownActors(Collection<? extends Actor<?>> actors) {
       for (Actor<?> actor : actors) {

@@ -193,9 +193,13 @@ class TaskQTracingTest {
       // Traced enqueue, no current span: the enqueue span starts a trace, the attempt joins it.
       long traced = taskq.jobs().enqueue(JobRequest.of("report", "{}"));
       // No enqueue interceptor at all: the job carries no trace context.
-      long untraced =
-          JobsClient.create(services.dataSource(), SchemaName.of(services.schema()))
-              .enqueue(JobRequest.of("report", "{}"));
+      long untraced;
+      try (TaskQ producer =
+          TaskQ.producer(services.dataSource())
+              .config(TaskQConfig.builder().schemaName(SchemaName.of(services.schema())).build())
+              .build()) {
+        untraced = producer.jobs().enqueue(JobRequest.of("report", "{}"));
+      }
       assertThat(taskq.jobs().find(untraced).orElseThrow().labels()).isEmpty();
       assertThat(awaitTerminal(taskq, traced)).isEqualTo(JobStatus.SUCCEEDED);
       assertThat(awaitTerminal(taskq, untraced)).isEqualTo(JobStatus.SUCCEEDED);
