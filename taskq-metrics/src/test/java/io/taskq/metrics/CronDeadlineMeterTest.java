@@ -8,7 +8,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.taskq.SchemaName;
 import io.taskq.TaskQConfig;
 import io.taskq.cron.Schedule;
-import io.taskq.cron.Schedules;
 import io.taskq.postgres.internal.cron.CronFaults;
 import io.taskq.postgres.internal.cron.CronLoop;
 import io.taskq.postgres.internal.cron.PayloadFactories;
@@ -50,7 +49,8 @@ class CronDeadlineMeterTest {
           Thread.sleep(1_500);
           return "{}";
         });
-    new Schedules(services.dataSource(), schema, factories)
+    io.taskq.postgres.internal.Handles.schedules()
+        .create(services.dataSource(), schema, factories)
         .put(
             Schedule.builder("o1-slow", "o1-cron-actor", "0 0 * * *")
                 .payloadFactory("slow")

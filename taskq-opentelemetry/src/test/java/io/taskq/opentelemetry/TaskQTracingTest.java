@@ -15,7 +15,6 @@ import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.taskq.Actor;
 import io.taskq.JobRequest;
 import io.taskq.JobStatus;
-import io.taskq.JobsClient;
 import io.taskq.PayloadCodec;
 import io.taskq.RetryPolicy;
 import io.taskq.RetryPolicy.Backoff;
