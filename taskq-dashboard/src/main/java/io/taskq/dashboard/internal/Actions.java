@@ -8,6 +8,7 @@ import io.taskq.operations.PauseTarget;
 import io.taskq.operations.RetryResult;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,10 +37,14 @@ final class Actions {
       case "/jobs/retry" -> Optional.of(retry(visit));
       case "/jobs/discard" -> Optional.of(discard(visit));
       case "/jobs/bulk" -> Optional.of(bulk.start(visit));
-      case "/queues/pause" -> Optional.of(pause(visit, true));
-      case "/queues/resume" -> Optional.of(pause(visit, false));
-      case "/actors/pause" -> Optional.of(pauseActor(visit, true));
-      case "/actors/resume" -> Optional.of(pauseActor(visit, false));
+      case "/queues/pause" ->
+          Optional.of(pause(visit, true, "queue", PauseTarget::queue, "/queues"));
+      case "/queues/resume" ->
+          Optional.of(pause(visit, false, "queue", PauseTarget::queue, "/queues"));
+      case "/actors/pause" ->
+          Optional.of(pause(visit, true, "actor", PauseTarget::actor, "/actors"));
+      case "/actors/resume" ->
+          Optional.of(pause(visit, false, "actor", PauseTarget::actor, "/actors"));
       case "/schedules/enable" -> Optional.of(schedule(visit, true));
       case "/schedules/disable" -> Optional.of(schedule(visit, false));
       default -> Optional.empty();
@@ -110,14 +115,20 @@ final class Actions {
     return s.endsWith(".") ? s : s + ".";
   }
 
-  private DashboardResponse pause(Visit visit, boolean pause) {
-    Optional<String> name = visit.request().form("queue");
+  /** Pauses or resumes the queue or actor the form names ({@code field}: "queue" or "actor"). */
+  private DashboardResponse pause(
+      Visit visit,
+      boolean pause,
+      String field,
+      Function<String, PauseTarget> targetOf,
+      String page) {
+    Optional<String> name = visit.request().form(field);
     if (name.isEmpty()) {
-      return Responses.plain(400, "refused: the form names no queue");
+      return Responses.plain(400, "refused: the form names no " + field);
     }
     PauseTarget target;
     try {
-      target = PauseTarget.queue(name.get());
+      target = targetOf.apply(name.get());
     } catch (IllegalArgumentException e) {
       return Responses.plain(400, "refused: " + e.getMessage());
     }
@@ -129,35 +140,12 @@ final class Actions {
                 .pause(target, by, visit.request().form("reason").orElse(null))
             : ctx.taskq().operations().resume(target);
     String verb = pause ? "paused" : "resumed";
-    audit(visit, pause ? "pause" : "resume", "queue " + name.get(), changed ? verb : "unchanged");
+    audit(
+        visit, pause ? "pause" : "resume", field + " " + name.get(), changed ? verb : "unchanged");
+    String noun = Character.toUpperCase(field.charAt(0)) + field.substring(1);
     String message =
-        "Queue " + name.get() + (changed ? " " + verb + "." : " was already " + verb + ".");
-    return done(visit, "/queues", message);
-  }
-
-  private DashboardResponse pauseActor(Visit visit, boolean pause) {
-    Optional<String> name = visit.request().form("actor");
-    if (name.isEmpty()) {
-      return Responses.plain(400, "refused: the form names no actor");
-    }
-    PauseTarget target;
-    try {
-      target = PauseTarget.actor(name.get());
-    } catch (IllegalArgumentException e) {
-      return Responses.plain(400, "refused: " + e.getMessage());
-    }
-    String by = "dashboard:" + user(visit).name();
-    boolean changed =
-        pause
-            ? ctx.taskq()
-                .operations()
-                .pause(target, by, visit.request().form("reason").orElse(null))
-            : ctx.taskq().operations().resume(target);
-    String verb = pause ? "paused" : "resumed";
-    audit(visit, pause ? "pause" : "resume", "actor " + name.get(), changed ? verb : "unchanged");
-    String message =
-        "Actor " + name.get() + (changed ? " " + verb + "." : " was already " + verb + ".");
-    return done(visit, "/actors", message);
+        noun + " " + name.get() + (changed ? " " + verb + "." : " was already " + verb + ".");
+    return done(visit, page, message);
   }
 
   private DashboardResponse schedule(Visit visit, boolean enable) {
