@@ -35,9 +35,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Durations accept {@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 7d}, {@code
  * 1h30m}, ISO-8601 ({@code PT30S}, {@code P7D}) and a bare number, which counts milliseconds when
- * the variable ends in {@code _MS} and seconds otherwise. {@code docs/configuration.md} lists every
- * knob; a test keeps it in step with {@code KnobCatalog}, where the knobs are defined once. This
- * class is long only because it has one accessor and one setter per knob.
+ * the variable ends in {@code _MS} and seconds otherwise.
+ *
+ * <p>Each accessor says in short what its knob is. The knob catalog, {@code docs/configuration.md},
+ * has the rest for every {@code TASKQ_*} variable: its default, allowed range, full meaning, the
+ * rules between knobs and when to change one; {@link #settings()} gives the same at run time. A
+ * test keeps the page in step with the knobs' one definition.
  */
 public final class TaskQConfig {
   private final ResolvedKnobs values;
@@ -110,525 +113,270 @@ public final class TaskQConfig {
     return values.describe();
   }
 
-  /**
-   * {@return the rows one committed batch of any {@code job_events} writer (reclaim and deadline
-   * sweeps, bulk cancel, deregistration) may touch; also the batch bound of the other drained
-   * sweeps} When TaskQSweepTimeouts fires, lower this rather than raising the statement timeout
-   * (guide §3).
-   *
-   * <p>Default: 100. Range: 1..10000.
-   */
+  /** {@return the rows one committed batch of a {@code job_events} writer may touch} */
   public int eventWriterBatchSize() {
     return values.get(KnobCatalog.EVENT_WRITER_BATCH_SIZE);
   }
 
-  /**
-   * {@return the server-side {@code statement_timeout} set on each event-writer batch: the
-   * enforcement that keeps a batch inside the visibility margin (guide §2)} Must stay below {@link
-   * #reclaimEventVisibilityDelay()} (7/8 of it by default) and below {@link #socketTimeout()}. A
-   * bare number in {@code TASKQ_EVENT_WRITER_STATEMENT_TIMEOUT_MS} counts milliseconds.
-   *
-   * <p>Default: 1750ms. Range: 1ms..1h.
-   */
+  /** {@return the {@code statement_timeout} of each event-writer batch} */
   public Duration eventWriterStatementTimeout() {
     return values.get(KnobCatalog.EVENT_WRITER_STATEMENT_TIMEOUT);
   }
 
-  /**
-   * {@return the trailing-watermark margin of the crash-reclaim event feed: only events older than
-   * this are delivered, so a sibling writer has time to commit first} Raise {@link
-   * #eventWriterStatementTimeout()} with it, keeping it below.
-   *
-   * <p>Default: 2s. Range: 100ms..1h.
-   */
+  /** {@return the trailing-watermark margin of the crash-reclaim event feed} */
   public Duration reclaimEventVisibilityDelay() {
     return values.get(KnobCatalog.RECLAIM_EVENT_VISIBILITY_DELAY);
   }
 
-  /**
-   * {@return the divisor of the sweep breaker's reduced tier, which is {@code max(1,
-   * eventWriterBatchSize / divisor)} (T2)}
-   *
-   * <p>Default: 4. Range: 1..10000.
-   */
+  /** {@return the divisor of the sweep breaker's reduced tier (T2)} */
   public int eventWriterReducedBatchDivisor() {
     return values.get(KnobCatalog.EVENT_WRITER_REDUCED_BATCH_DIVISOR);
   }
 
-  /**
-   * {@return the consecutive aborted batches, within {@link #sweepBreakerWindow()}, that latch a
-   * sweep to the reduced tier for the rest of the process (T2)}
-   *
-   * <p>Default: 3. Range: 1..1000.
-   */
+  /** {@return the consecutive aborted batches that latch a sweep to the reduced tier (T2)} */
   public int sweepBreakerFailureThreshold() {
     return values.get(KnobCatalog.SWEEP_BREAKER_FAILURE_THRESHOLD);
   }
 
-  /**
-   * {@return the rolling window in which {@link #sweepBreakerFailureThreshold()} consecutive aborts
-   * latch the breaker} A bare number in {@code TASKQ_SWEEP_BREAKER_WINDOW_SECS} counts seconds.
-   *
-   * <p>Default: 10m. Range: 1s..7d.
-   */
+  /** {@return the window in which consecutive aborts latch the sweep breaker} */
   public Duration sweepBreakerWindow() {
     return values.get(KnobCatalog.SWEEP_BREAKER_WINDOW);
   }
 
-  /**
-   * {@return the batches one sweep may run per sweep-loop tick before leaving the rest to the next
-   * tick; raise it for a known-large recovery rather than removing the bound}
-   *
-   * <p>Default: 8. Range: 1..10000.
-   */
+  /** {@return the batches one sweep may run per sweep-loop tick} */
   public int sweepDrainBatches() {
     return values.get(KnobCatalog.SWEEP_DRAIN_BATCHES);
   }
 
-  /**
-   * {@return the period of the leader's sweep loop} It also sets the readiness detector: a sweep
-   * without success for three intervals is reported degraded (O7).
-   *
-   * <p>Default: 30s. Range: 100ms..1d.
-   */
+  /** {@return the period of the leader's sweep loop} */
   public Duration sweepInterval() {
     return values.get(KnobCatalog.SWEEP_INTERVAL);
   }
 
-  /**
-   * {@return the schedules one cron tick selects and fires; a larger catch-up drains across the
-   * one-second ticks}
-   *
-   * <p>Default: 100. Range: 1..10000.
-   */
+  /** {@return the schedules one cron tick selects and fires} */
   public int cronTickLimit() {
     return values.get(KnobCatalog.CRON_TICK_LIMIT);
   }
 
-  /**
-   * {@return the consecutive failures after which a cron schedule is disabled; 0 never disables
-   * one}
-   *
-   * <p>Default: 10. Range: 0..100000.
-   */
+  /** {@return the consecutive failures after which a cron schedule is disabled} */
   public int cronAutoDisableThreshold() {
     return values.get(KnobCatalog.CRON_AUTO_DISABLE_THRESHOLD);
   }
 
-  /**
-   * {@return the age after which the event TTL sweep deletes {@code job_events} rows; 0 turns the
-   * sweep off}
-   *
-   * <p>Default: 7d. Range: 0 (event TTL sweep off) or 1m..3650d.
-   */
+  /** {@return the age after which {@code job_events} rows are deleted} */
   public Duration eventRetentionPeriod() {
     return values.get(KnobCatalog.EVENT_RETENTION_PERIOD);
   }
 
-  /**
-   * {@return the idle time after which orphaned keyed reservation-slot and rate-limit rows are
-   * deleted; 0 turns the sweep off}
-   *
-   * <p>Default: 1h. Range: 0 (keyed-row sweep off) or 1s..365d.
-   */
+  /** {@return the idle time after which orphaned keyed rows are deleted} */
   public Duration keyedRowReclaimPeriod() {
     return values.get(KnobCatalog.KEYED_ROW_RECLAIM_PERIOD);
   }
 
-  /**
-   * {@return the rows per committed batch of the daily prune and archive expiry}
-   *
-   * <p>Default: 10000. Range: 1..1000000.
-   */
+  /** {@return the rows per committed batch of the daily prune and archive expiry} */
   public int pruneBatchSize() {
     return values.get(KnobCatalog.PRUNE_BATCH_SIZE);
   }
 
-  /**
-   * {@return the PostgreSQL schema holding this deployment's tables; it also qualifies lock names,
-   * NOTIFY channels and Redis keys, so it is the deployment boundary (M1-M3)}
-   *
-   * <p>Default: taskq. Range: 1..63 UTF-8 bytes, no double quote or control character, not starting
-   * with pg_.
-   */
+  /** {@return the PostgreSQL schema holding this deployment's tables} */
   public SchemaName schemaName() {
     return values.get(KnobCatalog.SCHEMA_NAME);
   }
 
-  /**
-   * {@return the deployment-wide ceiling on every retry delay, applied on top of each job's own
-   * policy cap}
-   *
-   * <p>Default: 1h. Range: 1ms..365d.
-   */
+  /** {@return the deployment-wide ceiling on every retry delay} */
   public Duration maxRetryBackoff() {
     return values.get(KnobCatalog.MAX_RETRY_BACKOFF);
   }
 
-  /**
-   * {@return the deadline of one dispatcher command (a claim, a cron tick), so a stalled server
-   * fails the command instead of stalling its loop} Must stay below {@link #socketTimeout()}.
-   *
-   * <p>Default: 5s. Range: 1ms..1h.
-   */
+  /** {@return the deadline of one dispatcher command (a claim, a cron tick)} */
   public Duration dispatcherCommandTimeout() {
     return values.get(KnobCatalog.DISPATCHER_COMMAND_TIMEOUT);
   }
 
-  /**
-   * {@return the keyed reservations one worker's registry holds at most; idle ones are evicted
-   * beyond it}
-   *
-   * <p>Default: 10000. Range: 1..10000000.
-   */
+  /** {@return the keyed reservations one worker's registry holds at most} */
   public int maxKeyedReservations() {
     return values.get(KnobCatalog.MAX_KEYED_RESERVATIONS);
   }
 
-  /**
-   * {@return the keyed rate limits one worker's registry holds at most; idle ones are evicted
-   * beyond it}
-   *
-   * <p>Default: 10000. Range: 1..10000000.
-   */
+  /** {@return the keyed rate limits one worker's registry holds at most} */
   public int maxKeyedRateLimits() {
     return values.get(KnobCatalog.MAX_KEYED_RATE_LIMITS);
   }
 
-  /**
-   * {@return the UTC time of day of the daily prune, which moves terminal jobs older than {@link
-   * #pruneAfter()} to {@code jobs_archive}}
-   *
-   * <p>Default: 03:00. Range: HH:mm or HH:mm:ss, UTC.
-   */
+  /** {@return the UTC time of day of the daily prune} */
   public LocalTime pruneTime() {
     return values.get(KnobCatalog.PRUNE_TIME);
   }
 
-  /**
-   * {@return the UTC time of day of the daily archive expiry, which deletes archived jobs older
-   * than {@link #archiveRetention()}}
-   *
-   * <p>Default: 04:00. Range: HH:mm or HH:mm:ss, UTC.
-   */
+  /** {@return the UTC time of day of the daily archive expiry} */
   public LocalTime archiveExpiryTime() {
     return values.get(KnobCatalog.ARCHIVE_EXPIRY_TIME);
   }
 
-  /**
-   * {@return the age after which the daily prune moves a terminal job to {@code jobs_archive}}
-   *
-   * <p>Default: 7d. Range: 1m..3650d.
-   */
+  /** {@return the age after which the daily prune archives a terminal job} */
   public Duration pruneAfter() {
     return values.get(KnobCatalog.PRUNE_AFTER);
   }
 
-  /**
-   * {@return the age after which an archived job is deleted for good}
-   *
-   * <p>Default: 30d. Range: 1m..3650d.
-   */
+  /** {@return the age after which an archived job is deleted for good} */
   public Duration archiveRetention() {
     return values.get(KnobCatalog.ARCHIVE_RETENTION);
   }
 
-  /**
-   * {@return the JDBC URL of the PostgreSQL database} It may carry a user and password; the
-   * password is masked wherever the URL is shown. Unset: the application hands TaskQ its own {@code
-   * DataSource}.
-   *
-   * <p>Default: unset. Range: unset, or a URL starting with jdbc:postgresql:.
-   */
+  /** {@return the JDBC URL of the PostgreSQL database} */
   public Optional<String> databaseUrl() {
     return values.get(KnobCatalog.DATABASE_URL);
   }
 
-  /**
-   * {@return the database user, when the URL does not carry one}
-   *
-   * <p>Default: unset. Range: unset, or text without control characters.
-   */
+  /** {@return the database user, when the URL does not carry one} */
   public Optional<String> databaseUser() {
     return values.get(KnobCatalog.DATABASE_USER);
   }
 
-  /**
-   * {@return the database password, when the URL does not carry one} Never shown: {@code toString}
-   * and error messages print {@code ***}.
-   *
-   * <p>Default: unset. Range: unset, or any text.
-   */
+  /** {@return the database password, when the URL does not carry one} */
   public Optional<String> databasePassword() {
     return values.get(KnobCatalog.DATABASE_PASSWORD);
   }
 
   /**
-   * {@return the JDBC URL of a direct (not transaction-pooled) connection, used for the leader's
-   * session advisory lock and for LISTEN, which a PgBouncer in {@code pool_mode=transaction} breaks
-   * (D8)} Unset: {@link #databaseUrl()} is used.
-   *
-   * <p>Default: unset. Range: unset, or a URL starting with jdbc:postgresql:.
+   * {@return the JDBC URL of a direct connection, not through a pooler, for the leader lock and
+   * LISTEN (D8)}
    */
   public Optional<String> databaseDirectUrl() {
     return values.get(KnobCatalog.DATABASE_DIRECT_URL);
   }
 
-  /**
-   * {@return the most connections the pool opens}
-   *
-   * <p>Default: 10. Range: 1..1000.
-   */
+  /** {@return the most connections the pool opens} */
   public int databasePoolSize() {
     return values.get(KnobCatalog.DATABASE_POOL_SIZE);
   }
 
-  /**
-   * {@return the HikariCP {@code keepaliveTime}: how often an idle pooled connection is probed, so
-   * a dead peer is found before a borrower meets it (D10)} HikariCP requires at least 30s and less
-   * than the pool's maximum lifetime.
-   *
-   * <p>Default: 2m. Range: 30s..20m.
-   */
+  /** {@return the HikariCP {@code keepaliveTime}} */
   public Duration databaseKeepaliveTime() {
     return values.get(KnobCatalog.DATABASE_KEEPALIVE_TIME);
   }
 
-  /**
-   * {@return the PgJDBC {@code socketTimeout}: the longest one read may block, so no thread hangs
-   * on a frozen server (D10)} Must exceed {@link #eventWriterStatementTimeout()} and {@link
-   * #dispatcherCommandTimeout()}; whole seconds, because PgJDBC counts seconds.
-   *
-   * <p>Default: 30s. Range: whole seconds, 1s..1h.
-   */
+  /** {@return the PgJDBC {@code socketTimeout}} */
   public Duration socketTimeout() {
     return values.get(KnobCatalog.SOCKET_TIMEOUT);
   }
 
-  /**
-   * {@return the PgJDBC {@code connectTimeout} (D10); whole seconds, because PgJDBC counts seconds}
-   *
-   * <p>Default: 10s. Range: whole seconds, 1s..10m.
-   */
+  /** {@return the PgJDBC {@code connectTimeout} (D10)} */
   public Duration connectTimeout() {
     return values.get(KnobCatalog.CONNECT_TIMEOUT);
   }
 
-  /**
-   * {@return the Redis URL; a password in it is masked wherever the URL is shown} Unset: TaskQ runs
-   * without Redis.
-   *
-   * <p>Default: unset. Range: unset, or a URL starting with redis://, rediss://, redis-socket:// or
-   * redis-sentinel://.
-   */
+  /** {@return the Redis URL (its password is masked wherever it is shown)} */
   public Optional<String> redisUrl() {
     return values.get(KnobCatalog.REDIS_URL);
   }
 
-  /**
-   * {@return the deadline of one Redis command}
-   *
-   * <p>Default: 2s. Range: 1ms..1h.
-   */
+  /** {@return the deadline of one Redis command} */
   public Duration redisCommandTimeout() {
     return values.get(KnobCatalog.REDIS_COMMAND_TIMEOUT);
   }
 
-  /**
-   * {@return the jobs one worker runs at the same time}
-   *
-   * <p>Default: 8. Range: 1..10000.
-   */
+  /** {@return the jobs one worker runs at the same time} */
   public int workerConcurrency() {
     return values.get(KnobCatalog.WORKER_CONCURRENCY);
   }
 
-  /**
-   * {@return the queues this worker claims from; in the environment a comma-separated list}
-   *
-   * <p>Default: default. Range: 1 or more distinct queue names, each 1..128 characters without NUL
-   * or comma.
-   */
+  /** {@return the queues this worker claims from} */
   public List<String> workerQueues() {
     return values.get(KnobCatalog.WORKER_QUEUES);
   }
 
-  /**
-   * {@return the jobs one claim statement takes at most; never more than the worker's free slots}
-   *
-   * <p>Default: 256. Range: 1..1000.
-   */
+  /** {@return the jobs one claim statement takes at most} */
   public int claimBatchSize() {
     return values.get(KnobCatalog.CLAIM_BATCH_SIZE);
   }
 
-  /**
-   * {@return how long a claimed job's lease lasts without a heartbeat before the reclaim sweep may
-   * take the job back}
-   *
-   * <p>Default: 30s. Range: 1s..1d.
-   */
+  /** {@return how long a claimed job's lease lasts without a heartbeat} */
   public Duration leasePeriod() {
     return values.get(KnobCatalog.LEASE_PERIOD);
   }
 
-  /**
-   * {@return how often a worker renews its running jobs' leases and its own liveness} Must be
-   * shorter than {@link #leasePeriod()} and {@link #workerStaleAfter()}.
-   *
-   * <p>Default: 5s. Range: 100ms..1h.
-   */
+  /** {@return how often a worker renews its running jobs' leases and its own liveness} */
   public Duration heartbeatInterval() {
     return values.get(KnobCatalog.HEARTBEAT_INTERVAL);
   }
 
-  /**
-   * {@return the heartbeat silence after which a worker is deemed dead and its row is cleaned up}
-   * Must exceed {@link #heartbeatInterval()}.
-   *
-   * <p>Default: 1m. Range: 1s..7d.
-   */
+  /** {@return the heartbeat silence after which a worker is deemed dead} */
   public Duration workerStaleAfter() {
     return values.get(KnobCatalog.WORKER_STALE_AFTER);
   }
 
-  /**
-   * {@return the polling fallback: how often a waiting loop looks for work when no notification
-   * arrives (D11)}
-   *
-   * <p>Default: 1s. Range: 10ms..1h.
-   */
+  /** {@return how often a waiting loop polls when no notification arrives (D11)} */
   public Duration pollInterval() {
     return values.get(KnobCatalog.POLL_INTERVAL);
   }
 
-  /**
-   * {@return how long shutdown waits for running jobs to finish; 0 does not wait}
-   *
-   * <p>Default: 30s. Range: 0 (do not wait) or 1ms..1h.
-   */
+  /** {@return how long shutdown waits for running jobs to finish; 0 does not wait} */
   public Duration shutdownGrace() {
     return values.get(KnobCatalog.SHUTDOWN_GRACE);
   }
 
-  /**
-   * {@return how long a job's stored result is kept; 0 stores no results}
-   *
-   * <p>Default: 1d. Range: 0 (results not stored) or 1s..3650d.
-   */
+  /** {@return how long a job's stored result is kept; 0 stores no results} */
   public Duration resultTtl() {
     return values.get(KnobCatalog.RESULT_TTL);
   }
 
-  /**
-   * {@return the largest job payload accepted at enqueue, in bytes; the environment also takes
-   * {@code 512KiB} or {@code 1MiB}}
-   *
-   * <p>Default: 1MiB. Range: 1..268435456.
-   */
+  /** {@return the largest job payload accepted at enqueue, in bytes} */
   public int maxPayloadBytes() {
     return values.get(KnobCatalog.MAX_PAYLOAD_BYTES);
   }
 
-  /**
-   * {@return the port of the HTTP readiness endpoint ({@code /ready}); 0 turns the endpoint off}
-   *
-   * <p>Default: 0. Range: 0..65535.
-   */
+  /** {@return the port of the HTTP readiness endpoint ({@code /ready})} */
   public int httpPort() {
     return values.get(KnobCatalog.HTTP_PORT);
   }
 
-  /**
-   * {@return what {@code TaskQ.start()} does with the schema's migrations (A7): {@code apply} what
-   * is pending (needs CREATE only when something is), {@code verify} that the schema is current and
-   * refuse to start otherwise (no CREATE needed), or {@code skip} the check (the schema is managed
-   * elsewhere)}
-   *
-   * <p>Default: apply. Range: apply, verify or skip.
-   */
+  /** {@return what {@code TaskQ.start()} does with the schema's migrations (A7)} */
   public String migrate() {
     return values.get(KnobCatalog.MIGRATE);
   }
 
-  /**
-   * {@return the address the HTTP endpoint binds to}
-   *
-   * <p>Default: 127.0.0.1. Range: a host name or IP address.
-   */
+  /** {@return the address the HTTP endpoint binds to} */
   public String httpBind() {
     return values.get(KnobCatalog.HTTP_BIND);
   }
 
-  /**
-   * {@return the port of the standalone web dashboard ({@code docs/dashboard.md}); 0 turns it off}
-   *
-   * <p>Default: 0. Range: 0..65535.
-   */
+  /** {@return the port of the standalone web dashboard} */
   public int dashboardPort() {
     return values.get(KnobCatalog.DASHBOARD_PORT);
   }
 
-  /**
-   * {@return the address the standalone web dashboard binds to}
-   *
-   * <p>Default: 127.0.0.1. Range: a host name or IP address.
-   */
+  /** {@return the address the standalone web dashboard binds to} */
   public String dashboardBind() {
     return values.get(KnobCatalog.DASHBOARD_BIND);
   }
 
-  /**
-   * {@return the path the web dashboard is served under}
-   *
-   * <p>Default: /taskq. Range: / or /segment[/segment...] of letters, digits and ._~-.
-   */
+  /** {@return the path the web dashboard is served under} */
   public String dashboardPath() {
     return values.get(KnobCatalog.DASHBOARD_PATH);
   }
 
-  /**
-   * {@return whether the web dashboard refuses every state change (retry, cancel, pause, ...)}
-   *
-   * <p>Default: false. Range: true or false.
-   */
+  /** {@return whether the web dashboard refuses every state change} */
   public boolean dashboardReadOnly() {
     return values.get(KnobCatalog.DASHBOARD_READ_ONLY);
   }
 
-  /**
-   * {@return the token that signs a user in to the web dashboard} Never shown.
-   *
-   * <p>Default: unset. Range: unset, or at least 16 characters.
-   */
+  /** {@return the token that signs a user in to the web dashboard} */
   public Optional<String> dashboardToken() {
     return values.get(KnobCatalog.DASHBOARD_TOKEN);
   }
 
-  /**
-   * {@return the user name that signs in to the web dashboard with {@link #dashboardPassword()}}
-   *
-   * <p>Default: unset. Range: unset, or text without control characters.
-   */
+  /** {@return the user name that signs in to the web dashboard} */
   public Optional<String> dashboardUser() {
     return values.get(KnobCatalog.DASHBOARD_USER);
   }
 
-  /**
-   * {@return the password of {@link #dashboardUser()}} Never shown.
-   *
-   * <p>Default: unset. Range: unset, or at least 8 characters.
-   */
+  /** {@return the password of {@link #dashboardUser()}} */
   public Optional<String> dashboardPassword() {
     return values.get(KnobCatalog.DASHBOARD_PASSWORD);
   }
 
-  /**
-   * {@return the public origin of the web dashboard behind a proxy that rewrites the host; state
-   * changes are accepted from it besides the request's own host}
-   *
-   * <p>Default: unset. Range: unset, or http[s]://host[:port].
-   */
+  /** {@return the public origin of the web dashboard behind a proxy} */
   public Optional<String> dashboardOrigin() {
     return values.get(KnobCatalog.DASHBOARD_ORIGIN);
   }
@@ -663,157 +411,129 @@ public final class TaskQConfig {
     }
 
     /**
-     * Sets {@link TaskQConfig#eventWriterBatchSize()} ({@code TASKQ_EVENT_WRITER_BATCH_SIZE}).
+     * {@return this builder, with {@code TASKQ_EVENT_WRITER_BATCH_SIZE} set}
      *
      * @param value the new {@link TaskQConfig#eventWriterBatchSize()}
-     * @return this builder
      */
     public Builder eventWriterBatchSize(int value) {
       return set(KnobCatalog.EVENT_WRITER_BATCH_SIZE, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#eventWriterStatementTimeout()} ({@code
-     * TASKQ_EVENT_WRITER_STATEMENT_TIMEOUT_MS}).
+     * {@return this builder, with {@code TASKQ_EVENT_WRITER_STATEMENT_TIMEOUT_MS} set}
      *
      * @param value the new {@link TaskQConfig#eventWriterStatementTimeout()}
-     * @return this builder
      */
     public Builder eventWriterStatementTimeout(Duration value) {
-      return set(
-          KnobCatalog.EVENT_WRITER_STATEMENT_TIMEOUT,
-          Objects.requireNonNull(value, "eventWriterStatementTimeout"));
+      return set(KnobCatalog.EVENT_WRITER_STATEMENT_TIMEOUT, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#reclaimEventVisibilityDelay()} ({@code
-     * TASKQ_RECLAIM_EVENT_VISIBILITY_DELAY}).
+     * {@return this builder, with {@code TASKQ_RECLAIM_EVENT_VISIBILITY_DELAY} set}
      *
      * @param value the new {@link TaskQConfig#reclaimEventVisibilityDelay()}
-     * @return this builder
      */
     public Builder reclaimEventVisibilityDelay(Duration value) {
-      return set(
-          KnobCatalog.RECLAIM_EVENT_VISIBILITY_DELAY,
-          Objects.requireNonNull(value, "reclaimEventVisibilityDelay"));
+      return set(KnobCatalog.RECLAIM_EVENT_VISIBILITY_DELAY, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#eventWriterReducedBatchDivisor()} ({@code
-     * TASKQ_EVENT_WRITER_REDUCED_BATCH_DIVISOR}).
+     * {@return this builder, with {@code TASKQ_EVENT_WRITER_REDUCED_BATCH_DIVISOR} set}
      *
      * @param value the new {@link TaskQConfig#eventWriterReducedBatchDivisor()}
-     * @return this builder
      */
     public Builder eventWriterReducedBatchDivisor(int value) {
       return set(KnobCatalog.EVENT_WRITER_REDUCED_BATCH_DIVISOR, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#sweepBreakerFailureThreshold()} ({@code
-     * TASKQ_SWEEP_BREAKER_FAILURE_THRESHOLD}).
+     * {@return this builder, with {@code TASKQ_SWEEP_BREAKER_FAILURE_THRESHOLD} set}
      *
      * @param value the new {@link TaskQConfig#sweepBreakerFailureThreshold()}
-     * @return this builder
      */
     public Builder sweepBreakerFailureThreshold(int value) {
       return set(KnobCatalog.SWEEP_BREAKER_FAILURE_THRESHOLD, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#sweepBreakerWindow()} ({@code TASKQ_SWEEP_BREAKER_WINDOW_SECS}).
+     * {@return this builder, with {@code TASKQ_SWEEP_BREAKER_WINDOW_SECS} set}
      *
      * @param value the new {@link TaskQConfig#sweepBreakerWindow()}
-     * @return this builder
      */
     public Builder sweepBreakerWindow(Duration value) {
-      return set(
-          KnobCatalog.SWEEP_BREAKER_WINDOW, Objects.requireNonNull(value, "sweepBreakerWindow"));
+      return set(KnobCatalog.SWEEP_BREAKER_WINDOW, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#sweepDrainBatches()} ({@code TASKQ_SWEEP_DRAIN_BATCHES}).
+     * {@return this builder, with {@code TASKQ_SWEEP_DRAIN_BATCHES} set}
      *
      * @param value the new {@link TaskQConfig#sweepDrainBatches()}
-     * @return this builder
      */
     public Builder sweepDrainBatches(int value) {
       return set(KnobCatalog.SWEEP_DRAIN_BATCHES, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#sweepInterval()} ({@code TASKQ_SWEEP_INTERVAL}).
+     * {@return this builder, with {@code TASKQ_SWEEP_INTERVAL} set}
      *
      * @param value the new {@link TaskQConfig#sweepInterval()}
-     * @return this builder
      */
     public Builder sweepInterval(Duration value) {
-      return set(KnobCatalog.SWEEP_INTERVAL, Objects.requireNonNull(value, "sweepInterval"));
+      return set(KnobCatalog.SWEEP_INTERVAL, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#cronTickLimit()} ({@code TASKQ_CRON_TICK_LIMIT}).
+     * {@return this builder, with {@code TASKQ_CRON_TICK_LIMIT} set}
      *
      * @param value the new {@link TaskQConfig#cronTickLimit()}
-     * @return this builder
      */
     public Builder cronTickLimit(int value) {
       return set(KnobCatalog.CRON_TICK_LIMIT, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#cronAutoDisableThreshold()} ({@code
-     * TASKQ_CRON_AUTO_DISABLE_THRESHOLD}).
+     * {@return this builder, with {@code TASKQ_CRON_AUTO_DISABLE_THRESHOLD} set}
      *
      * @param value the new {@link TaskQConfig#cronAutoDisableThreshold()}
-     * @return this builder
      */
     public Builder cronAutoDisableThreshold(int value) {
       return set(KnobCatalog.CRON_AUTO_DISABLE_THRESHOLD, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#eventRetentionPeriod()} ({@code TASKQ_EVENT_RETENTION_PERIOD}).
+     * {@return this builder, with {@code TASKQ_EVENT_RETENTION_PERIOD} set}
      *
      * @param value the new {@link TaskQConfig#eventRetentionPeriod()}
-     * @return this builder
      */
     public Builder eventRetentionPeriod(Duration value) {
-      return set(
-          KnobCatalog.EVENT_RETENTION_PERIOD,
-          Objects.requireNonNull(value, "eventRetentionPeriod"));
+      return set(KnobCatalog.EVENT_RETENTION_PERIOD, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#keyedRowReclaimPeriod()} ({@code TASKQ_KEYED_ROW_RECLAIM_PERIOD}).
+     * {@return this builder, with {@code TASKQ_KEYED_ROW_RECLAIM_PERIOD} set}
      *
      * @param value the new {@link TaskQConfig#keyedRowReclaimPeriod()}
-     * @return this builder
      */
     public Builder keyedRowReclaimPeriod(Duration value) {
-      return set(
-          KnobCatalog.KEYED_ROW_RECLAIM_PERIOD,
-          Objects.requireNonNull(value, "keyedRowReclaimPeriod"));
+      return set(KnobCatalog.KEYED_ROW_RECLAIM_PERIOD, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#pruneBatchSize()} ({@code TASKQ_PRUNE_BATCH_SIZE}).
+     * {@return this builder, with {@code TASKQ_PRUNE_BATCH_SIZE} set}
      *
      * @param value the new {@link TaskQConfig#pruneBatchSize()}
-     * @return this builder
      */
     public Builder pruneBatchSize(int value) {
       return set(KnobCatalog.PRUNE_BATCH_SIZE, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#schemaName()} ({@code TASKQ_SCHEMA_NAME}).
+     * {@return this builder, with {@code TASKQ_SCHEMA_NAME} set}
      *
      * @param value the new {@link TaskQConfig#schemaName()}
-     * @return this builder
      */
     public Builder schemaName(SchemaName value) {
-      return set(KnobCatalog.SCHEMA_NAME, Objects.requireNonNull(value, "schemaName"));
+      return set(KnobCatalog.SCHEMA_NAME, value);
     }
 
     /**
@@ -823,91 +543,79 @@ public final class TaskQConfig {
      * @return this builder
      */
     public Builder schemaName(String value) {
-      return setText(KnobCatalog.SCHEMA_NAME, Objects.requireNonNull(value, "schemaName"));
+      return setText(KnobCatalog.SCHEMA_NAME, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#maxRetryBackoff()} ({@code TASKQ_MAX_RETRY_BACKOFF}).
+     * {@return this builder, with {@code TASKQ_MAX_RETRY_BACKOFF} set}
      *
      * @param value the new {@link TaskQConfig#maxRetryBackoff()}
-     * @return this builder
      */
     public Builder maxRetryBackoff(Duration value) {
-      return set(KnobCatalog.MAX_RETRY_BACKOFF, Objects.requireNonNull(value, "maxRetryBackoff"));
+      return set(KnobCatalog.MAX_RETRY_BACKOFF, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#dispatcherCommandTimeout()} ({@code
-     * TASKQ_DISPATCHER_COMMAND_TIMEOUT}).
+     * {@return this builder, with {@code TASKQ_DISPATCHER_COMMAND_TIMEOUT} set}
      *
      * @param value the new {@link TaskQConfig#dispatcherCommandTimeout()}
-     * @return this builder
      */
     public Builder dispatcherCommandTimeout(Duration value) {
-      return set(
-          KnobCatalog.DISPATCHER_COMMAND_TIMEOUT,
-          Objects.requireNonNull(value, "dispatcherCommandTimeout"));
+      return set(KnobCatalog.DISPATCHER_COMMAND_TIMEOUT, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#maxKeyedReservations()} ({@code TASKQ_MAX_KEYED_RESERVATIONS}).
+     * {@return this builder, with {@code TASKQ_MAX_KEYED_RESERVATIONS} set}
      *
      * @param value the new {@link TaskQConfig#maxKeyedReservations()}
-     * @return this builder
      */
     public Builder maxKeyedReservations(int value) {
       return set(KnobCatalog.MAX_KEYED_RESERVATIONS, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#maxKeyedRateLimits()} ({@code TASKQ_MAX_KEYED_RATE_LIMITS}).
+     * {@return this builder, with {@code TASKQ_MAX_KEYED_RATE_LIMITS} set}
      *
      * @param value the new {@link TaskQConfig#maxKeyedRateLimits()}
-     * @return this builder
      */
     public Builder maxKeyedRateLimits(int value) {
       return set(KnobCatalog.MAX_KEYED_RATE_LIMITS, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#pruneTime()} ({@code TASKQ_PRUNE_TIME}).
+     * {@return this builder, with {@code TASKQ_PRUNE_TIME} set}
      *
      * @param value the new {@link TaskQConfig#pruneTime()}
-     * @return this builder
      */
     public Builder pruneTime(LocalTime value) {
-      return set(KnobCatalog.PRUNE_TIME, Objects.requireNonNull(value, "pruneTime"));
+      return set(KnobCatalog.PRUNE_TIME, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#archiveExpiryTime()} ({@code TASKQ_ARCHIVE_EXPIRY_TIME}).
+     * {@return this builder, with {@code TASKQ_ARCHIVE_EXPIRY_TIME} set}
      *
      * @param value the new {@link TaskQConfig#archiveExpiryTime()}
-     * @return this builder
      */
     public Builder archiveExpiryTime(LocalTime value) {
-      return set(
-          KnobCatalog.ARCHIVE_EXPIRY_TIME, Objects.requireNonNull(value, "archiveExpiryTime"));
+      return set(KnobCatalog.ARCHIVE_EXPIRY_TIME, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#pruneAfter()} ({@code TASKQ_PRUNE_AFTER}).
+     * {@return this builder, with {@code TASKQ_PRUNE_AFTER} set}
      *
      * @param value the new {@link TaskQConfig#pruneAfter()}
-     * @return this builder
      */
     public Builder pruneAfter(Duration value) {
-      return set(KnobCatalog.PRUNE_AFTER, Objects.requireNonNull(value, "pruneAfter"));
+      return set(KnobCatalog.PRUNE_AFTER, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#archiveRetention()} ({@code TASKQ_ARCHIVE_RETENTION}).
+     * {@return this builder, with {@code TASKQ_ARCHIVE_RETENTION} set}
      *
      * @param value the new {@link TaskQConfig#archiveRetention()}
-     * @return this builder
      */
     public Builder archiveRetention(Duration value) {
-      return set(KnobCatalog.ARCHIVE_RETENTION, Objects.requireNonNull(value, "archiveRetention"));
+      return set(KnobCatalog.ARCHIVE_RETENTION, value);
     }
 
     /**
@@ -918,7 +626,7 @@ public final class TaskQConfig {
      * @return this builder
      */
     public Builder databaseUrl(String value) {
-      return setText(KnobCatalog.DATABASE_URL, Objects.requireNonNull(value, "databaseUrl"));
+      return setText(KnobCatalog.DATABASE_URL, value);
     }
 
     /**
@@ -929,7 +637,7 @@ public final class TaskQConfig {
      * @return this builder
      */
     public Builder databaseUser(String value) {
-      return setText(KnobCatalog.DATABASE_USER, Objects.requireNonNull(value, "databaseUser"));
+      return setText(KnobCatalog.DATABASE_USER, value);
     }
 
     /**
@@ -940,8 +648,7 @@ public final class TaskQConfig {
      * @return this builder
      */
     public Builder databasePassword(String value) {
-      return setText(
-          KnobCatalog.DATABASE_PASSWORD, Objects.requireNonNull(value, "databasePassword"));
+      return setText(KnobCatalog.DATABASE_PASSWORD, value);
     }
 
     /**
@@ -952,50 +659,43 @@ public final class TaskQConfig {
      * @return this builder
      */
     public Builder databaseDirectUrl(String value) {
-      return setText(
-          KnobCatalog.DATABASE_DIRECT_URL, Objects.requireNonNull(value, "databaseDirectUrl"));
+      return setText(KnobCatalog.DATABASE_DIRECT_URL, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#databasePoolSize()} ({@code TASKQ_DATABASE_POOL_SIZE}).
+     * {@return this builder, with {@code TASKQ_DATABASE_POOL_SIZE} set}
      *
      * @param value the new {@link TaskQConfig#databasePoolSize()}
-     * @return this builder
      */
     public Builder databasePoolSize(int value) {
       return set(KnobCatalog.DATABASE_POOL_SIZE, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#databaseKeepaliveTime()} ({@code TASKQ_DATABASE_KEEPALIVE_TIME}).
+     * {@return this builder, with {@code TASKQ_DATABASE_KEEPALIVE_TIME} set}
      *
      * @param value the new {@link TaskQConfig#databaseKeepaliveTime()}
-     * @return this builder
      */
     public Builder databaseKeepaliveTime(Duration value) {
-      return set(
-          KnobCatalog.DATABASE_KEEPALIVE_TIME,
-          Objects.requireNonNull(value, "databaseKeepaliveTime"));
+      return set(KnobCatalog.DATABASE_KEEPALIVE_TIME, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#socketTimeout()} ({@code TASKQ_SOCKET_TIMEOUT}).
+     * {@return this builder, with {@code TASKQ_SOCKET_TIMEOUT} set}
      *
      * @param value the new {@link TaskQConfig#socketTimeout()}
-     * @return this builder
      */
     public Builder socketTimeout(Duration value) {
-      return set(KnobCatalog.SOCKET_TIMEOUT, Objects.requireNonNull(value, "socketTimeout"));
+      return set(KnobCatalog.SOCKET_TIMEOUT, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#connectTimeout()} ({@code TASKQ_CONNECT_TIMEOUT}).
+     * {@return this builder, with {@code TASKQ_CONNECT_TIMEOUT} set}
      *
      * @param value the new {@link TaskQConfig#connectTimeout()}
-     * @return this builder
      */
     public Builder connectTimeout(Duration value) {
-      return set(KnobCatalog.CONNECT_TIMEOUT, Objects.requireNonNull(value, "connectTimeout"));
+      return set(KnobCatalog.CONNECT_TIMEOUT, value);
     }
 
     /**
@@ -1005,136 +705,121 @@ public final class TaskQConfig {
      * @return this builder
      */
     public Builder redisUrl(String value) {
-      return setText(KnobCatalog.REDIS_URL, Objects.requireNonNull(value, "redisUrl"));
+      return setText(KnobCatalog.REDIS_URL, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#redisCommandTimeout()} ({@code TASKQ_REDIS_COMMAND_TIMEOUT}).
+     * {@return this builder, with {@code TASKQ_REDIS_COMMAND_TIMEOUT} set}
      *
      * @param value the new {@link TaskQConfig#redisCommandTimeout()}
-     * @return this builder
      */
     public Builder redisCommandTimeout(Duration value) {
-      return set(
-          KnobCatalog.REDIS_COMMAND_TIMEOUT, Objects.requireNonNull(value, "redisCommandTimeout"));
+      return set(KnobCatalog.REDIS_COMMAND_TIMEOUT, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#workerConcurrency()} ({@code TASKQ_WORKER_CONCURRENCY}).
+     * {@return this builder, with {@code TASKQ_WORKER_CONCURRENCY} set}
      *
      * @param value the new {@link TaskQConfig#workerConcurrency()}
-     * @return this builder
      */
     public Builder workerConcurrency(int value) {
       return set(KnobCatalog.WORKER_CONCURRENCY, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#workerQueues()} ({@code TASKQ_WORKER_QUEUES}).
+     * {@return this builder, with {@code TASKQ_WORKER_QUEUES} set}
      *
      * @param value the new {@link TaskQConfig#workerQueues()}
-     * @return this builder
      */
     public Builder workerQueues(List<String> value) {
       return set(KnobCatalog.WORKER_QUEUES, nonNullCopy(value, "workerQueues"));
     }
 
     /**
-     * Sets {@link TaskQConfig#workerQueues()} ({@code TASKQ_WORKER_QUEUES}).
+     * {@return this builder, with {@code TASKQ_WORKER_QUEUES} set}
      *
      * @param value the new {@link TaskQConfig#workerQueues()}
-     * @return this builder
      */
     public Builder workerQueues(String... value) {
       return workerQueues(Arrays.asList(Objects.requireNonNull(value, "workerQueues")));
     }
 
     /**
-     * Sets {@link TaskQConfig#claimBatchSize()} ({@code TASKQ_CLAIM_BATCH_SIZE}).
+     * {@return this builder, with {@code TASKQ_CLAIM_BATCH_SIZE} set}
      *
      * @param value the new {@link TaskQConfig#claimBatchSize()}
-     * @return this builder
      */
     public Builder claimBatchSize(int value) {
       return set(KnobCatalog.CLAIM_BATCH_SIZE, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#leasePeriod()} ({@code TASKQ_LEASE_PERIOD}).
+     * {@return this builder, with {@code TASKQ_LEASE_PERIOD} set}
      *
      * @param value the new {@link TaskQConfig#leasePeriod()}
-     * @return this builder
      */
     public Builder leasePeriod(Duration value) {
-      return set(KnobCatalog.LEASE_PERIOD, Objects.requireNonNull(value, "leasePeriod"));
+      return set(KnobCatalog.LEASE_PERIOD, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#heartbeatInterval()} ({@code TASKQ_HEARTBEAT_INTERVAL}).
+     * {@return this builder, with {@code TASKQ_HEARTBEAT_INTERVAL} set}
      *
      * @param value the new {@link TaskQConfig#heartbeatInterval()}
-     * @return this builder
      */
     public Builder heartbeatInterval(Duration value) {
-      return set(
-          KnobCatalog.HEARTBEAT_INTERVAL, Objects.requireNonNull(value, "heartbeatInterval"));
+      return set(KnobCatalog.HEARTBEAT_INTERVAL, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#workerStaleAfter()} ({@code TASKQ_WORKER_STALE_AFTER}).
+     * {@return this builder, with {@code TASKQ_WORKER_STALE_AFTER} set}
      *
      * @param value the new {@link TaskQConfig#workerStaleAfter()}
-     * @return this builder
      */
     public Builder workerStaleAfter(Duration value) {
-      return set(KnobCatalog.WORKER_STALE_AFTER, Objects.requireNonNull(value, "workerStaleAfter"));
+      return set(KnobCatalog.WORKER_STALE_AFTER, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#pollInterval()} ({@code TASKQ_POLL_INTERVAL}).
+     * {@return this builder, with {@code TASKQ_POLL_INTERVAL} set}
      *
      * @param value the new {@link TaskQConfig#pollInterval()}
-     * @return this builder
      */
     public Builder pollInterval(Duration value) {
-      return set(KnobCatalog.POLL_INTERVAL, Objects.requireNonNull(value, "pollInterval"));
+      return set(KnobCatalog.POLL_INTERVAL, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#shutdownGrace()} ({@code TASKQ_SHUTDOWN_GRACE}).
+     * {@return this builder, with {@code TASKQ_SHUTDOWN_GRACE} set}
      *
      * @param value the new {@link TaskQConfig#shutdownGrace()}
-     * @return this builder
      */
     public Builder shutdownGrace(Duration value) {
-      return set(KnobCatalog.SHUTDOWN_GRACE, Objects.requireNonNull(value, "shutdownGrace"));
+      return set(KnobCatalog.SHUTDOWN_GRACE, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#resultTtl()} ({@code TASKQ_RESULT_TTL}).
+     * {@return this builder, with {@code TASKQ_RESULT_TTL} set}
      *
      * @param value the new {@link TaskQConfig#resultTtl()}
-     * @return this builder
      */
     public Builder resultTtl(Duration value) {
-      return set(KnobCatalog.RESULT_TTL, Objects.requireNonNull(value, "resultTtl"));
+      return set(KnobCatalog.RESULT_TTL, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#maxPayloadBytes()} ({@code TASKQ_MAX_PAYLOAD_BYTES}).
+     * {@return this builder, with {@code TASKQ_MAX_PAYLOAD_BYTES} set}
      *
      * @param value the new {@link TaskQConfig#maxPayloadBytes()}
-     * @return this builder
      */
     public Builder maxPayloadBytes(int value) {
       return set(KnobCatalog.MAX_PAYLOAD_BYTES, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#httpPort()} ({@code TASKQ_HTTP_PORT}).
+     * {@return this builder, with {@code TASKQ_HTTP_PORT} set}
      *
      * @param value the new {@link TaskQConfig#httpPort()}
-     * @return this builder
      */
     public Builder httpPort(int value) {
       return set(KnobCatalog.HTTP_PORT, value);
@@ -1147,54 +832,49 @@ public final class TaskQConfig {
      * @return this builder
      */
     public Builder migrate(String value) {
-      return set(KnobCatalog.MIGRATE, Objects.requireNonNull(value, "migrate"));
+      return set(KnobCatalog.MIGRATE, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#httpBind()} ({@code TASKQ_HTTP_BIND}).
+     * {@return this builder, with {@code TASKQ_HTTP_BIND} set}
      *
      * @param value the new {@link TaskQConfig#httpBind()}
-     * @return this builder
      */
     public Builder httpBind(String value) {
-      return set(KnobCatalog.HTTP_BIND, Objects.requireNonNull(value, "httpBind"));
+      return set(KnobCatalog.HTTP_BIND, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#dashboardPort()} ({@code TASKQ_DASHBOARD_PORT}).
+     * {@return this builder, with {@code TASKQ_DASHBOARD_PORT} set}
      *
      * @param value the new {@link TaskQConfig#dashboardPort()}
-     * @return this builder
      */
     public Builder dashboardPort(int value) {
       return set(KnobCatalog.DASHBOARD_PORT, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#dashboardBind()} ({@code TASKQ_DASHBOARD_BIND}).
+     * {@return this builder, with {@code TASKQ_DASHBOARD_BIND} set}
      *
      * @param value the new {@link TaskQConfig#dashboardBind()}
-     * @return this builder
      */
     public Builder dashboardBind(String value) {
-      return set(KnobCatalog.DASHBOARD_BIND, Objects.requireNonNull(value, "dashboardBind"));
+      return set(KnobCatalog.DASHBOARD_BIND, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#dashboardPath()} ({@code TASKQ_DASHBOARD_PATH}).
+     * {@return this builder, with {@code TASKQ_DASHBOARD_PATH} set}
      *
      * @param value the new {@link TaskQConfig#dashboardPath()}
-     * @return this builder
      */
     public Builder dashboardPath(String value) {
-      return set(KnobCatalog.DASHBOARD_PATH, Objects.requireNonNull(value, "dashboardPath"));
+      return set(KnobCatalog.DASHBOARD_PATH, value);
     }
 
     /**
-     * Sets {@link TaskQConfig#dashboardReadOnly()} ({@code TASKQ_DASHBOARD_READ_ONLY}).
+     * {@return this builder, with {@code TASKQ_DASHBOARD_READ_ONLY} set}
      *
      * @param value the new {@link TaskQConfig#dashboardReadOnly()}
-     * @return this builder
      */
     public Builder dashboardReadOnly(boolean value) {
       return set(KnobCatalog.DASHBOARD_READ_ONLY, value);
@@ -1208,7 +888,7 @@ public final class TaskQConfig {
      * @return this builder
      */
     public Builder dashboardToken(String value) {
-      return setText(KnobCatalog.DASHBOARD_TOKEN, Objects.requireNonNull(value, "dashboardToken"));
+      return setText(KnobCatalog.DASHBOARD_TOKEN, value);
     }
 
     /**
@@ -1219,7 +899,7 @@ public final class TaskQConfig {
      * @return this builder
      */
     public Builder dashboardUser(String value) {
-      return setText(KnobCatalog.DASHBOARD_USER, Objects.requireNonNull(value, "dashboardUser"));
+      return setText(KnobCatalog.DASHBOARD_USER, value);
     }
 
     /**
@@ -1230,8 +910,7 @@ public final class TaskQConfig {
      * @return this builder
      */
     public Builder dashboardPassword(String value) {
-      return setText(
-          KnobCatalog.DASHBOARD_PASSWORD, Objects.requireNonNull(value, "dashboardPassword"));
+      return setText(KnobCatalog.DASHBOARD_PASSWORD, value);
     }
 
     /**
@@ -1242,8 +921,7 @@ public final class TaskQConfig {
      * @return this builder
      */
     public Builder dashboardOrigin(String value) {
-      return setText(
-          KnobCatalog.DASHBOARD_ORIGIN, Objects.requireNonNull(value, "dashboardOrigin"));
+      return setText(KnobCatalog.DASHBOARD_ORIGIN, value);
     }
 
     /**
@@ -1283,12 +961,12 @@ public final class TaskQConfig {
     }
 
     private <T> Builder set(Knob<T> knob, T value) {
-      draft.set(knob, value);
+      draft.set(knob, Objects.requireNonNull(value, knob.accessor()));
       return this;
     }
 
     private Builder setText(Knob<?> knob, String text) {
-      draft.setText(knob, text);
+      draft.setText(knob, Objects.requireNonNull(text, knob.accessor()));
       return this;
     }
 
