@@ -11,21 +11,16 @@ import io.taskq.operations.Operations;
 import io.taskq.operations.QueueBacklog;
 import io.taskq.operations.SchemaMigrations;
 import io.taskq.postgres.internal.CloseDeadline;
+import io.taskq.postgres.internal.Connections;
 import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.NamedStatements;
-import io.taskq.postgres.internal.OwnedPool;
+import io.taskq.postgres.internal.RunningParts;
 import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.internal.caps.CapsSettings;
 import io.taskq.postgres.internal.caps.ConcurrencyCaps;
-import io.taskq.postgres.internal.cron.CronFaults;
-import io.taskq.postgres.internal.cron.CronLoop;
 import io.taskq.postgres.internal.cron.PayloadFactories;
-import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
 import io.taskq.postgres.internal.execution.InlineRunner;
-import io.taskq.postgres.internal.leader.LeaderConnectionSource;
-import io.taskq.postgres.internal.maintenance.Maintenance;
-import io.taskq.postgres.internal.maintenance.MaintenanceSettings;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.internal.migrate.PostgresMigrations;
 import io.taskq.postgres.internal.observe.QueueObservations;
@@ -40,7 +35,6 @@ import io.taskq.spi.MaintenanceHealth;
 import io.taskq.spi.MaintenanceListener;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -121,6 +115,7 @@ public final class TaskQ implements AutoCloseable {
 
   private final TaskQConfig config;
   private final @Nullable DataSource givenDataSource;
+  private final Connections connections;
   private final @Nullable Executor executor;
   private final boolean migrate;
   private final boolean maintain;
@@ -148,20 +143,12 @@ public final class TaskQ implements AutoCloseable {
   // isClosed): start() and close() hold that lock while they talk to the database, and a probe
   // must never wait on database I/O behind a lock (R1).
   private volatile State state = State.NEW;
-  private @Nullable HikariDataSource ownedPool;
   private @Nullable JobsClient jobs;
   private @Nullable ReclaimEventFeed reclaimEvents;
-  private volatile @Nullable Worker worker;
-  // What a close in progress may have to abort when the database does not answer (R1).
-  private volatile @Nullable Maintenance closingMaintenance;
-  private volatile @Nullable HikariDataSource closingPool;
-  private volatile @Nullable CronLoop closingCron;
-  private volatile @Nullable Worker closingWorker;
-  private volatile @Nullable Maintenance maintenance;
+  // The worker, maintenance and cron loop; read by the probes without the lock, like state.
+  private final RunningParts parts;
   private final PayloadFactories payloadFactories = new PayloadFactories();
-  private final CronFaults cronFaults = new CronFaults();
   private final TestHooks testHooks = TestHooks.create(this::crash);
-  private @Nullable CronLoop cron;
   private @Nullable Schedules schedules;
   private @Nullable Operations operations;
   private @Nullable InlineRunner inlineRunner;
@@ -169,6 +156,8 @@ public final class TaskQ implements AutoCloseable {
   private TaskQ(Builder builder, TaskQConfig config) {
     this.config = config;
     this.givenDataSource = builder.dataSource;
+    this.connections = new Connections(config, builder.dataSource);
+    this.parts = new RunningParts(config);
     this.executor = builder.executor;
     this.migrate = builder.migrate;
     this.maintain = builder.maintenance;
@@ -301,10 +290,10 @@ public final class TaskQ implements AutoCloseable {
     if (!runsWorker) {
       return; // P5: no worker, no maintenance; jobs run inline or when a test drains
     }
-    worker =
+    Worker started =
         Worker.start(
             dataSource,
-            listenSource(dataSource),
+            connections.listenSource(dataSource),
             WorkerSettings.of(config, actors.values()),
             actors.values(),
             executor,
@@ -316,18 +305,20 @@ public final class TaskQ implements AutoCloseable {
                 config.maxKeyedReservations(),
                 config.sweepInterval()),
             testHooks);
+    parts.workerStarted(started);
     if (maintain) {
       startMaintenanceAndCron(dataSource);
     }
   }
 
   private void startMaintenanceAndCron(DataSource dataSource) {
-    maintenance = startMaintenance(dataSource);
-    CronLoop loop =
-        CronLoop.create(
-            dataSource, config, payloadFactories, cronFaults, maintenanceListener, jobListener);
-    cron = loop;
-    loop.start();
+    parts.startMaintenanceAndCron(
+        dataSource,
+        connections.leaderSource(dataSource),
+        payloadFactories,
+        testHooks,
+        maintenanceListener,
+        jobListener);
   }
 
   /** A7: what {@code TASKQ_MIGRATE} asks for: apply what is pending, verify, or skip. */
@@ -380,17 +371,6 @@ public final class TaskQ implements AutoCloseable {
       schedules = client;
     }
     return client;
-  }
-
-  private Maintenance startMaintenance(DataSource dataSource) {
-    Maintenance started =
-        Maintenance.builder(dataSource, config.schemaName(), leaderSource(dataSource))
-            .settings(MaintenanceSettings.from(config))
-            .everySweep()
-            .listener(maintenanceListener)
-            .build();
-    started.start();
-    return started;
   }
 
   /**
@@ -617,30 +597,7 @@ public final class TaskQ implements AutoCloseable {
     if (state == State.CLOSED) {
       throw new IllegalStateException("TaskQ is closed");
     }
-    if (givenDataSource != null) {
-      return givenDataSource;
-    }
-    HikariDataSource pool = ownedPool;
-    if (pool == null) {
-      pool = OwnedPool.open(config);
-      ownedPool = pool;
-    }
-    return pool;
-  }
-
-  private ListenConnectionSource listenSource(DataSource dataSource) {
-    if (givenDataSource == null || config.databaseDirectUrl().isPresent()) {
-      return OwnedPool.listenSource(config);
-    }
-    return ListenConnectionSource.borrowed(dataSource);
-  }
-
-  /** The leader's own connection (D8); see the class comment. */
-  private LeaderConnectionSource leaderSource(DataSource dataSource) {
-    if (givenDataSource == null || config.databaseDirectUrl().isPresent()) {
-      return LeaderConnectionSource.fromConfig(config).orElseThrow();
-    }
-    return LeaderConnectionSource.borrowed(dataSource);
+    return connections.dataSource();
   }
 
   /**
@@ -656,111 +613,38 @@ public final class TaskQ implements AutoCloseable {
    */
   @Override
   public synchronized void close() {
-    CloseDeadline deadline =
-        CloseDeadline.arm(
-            config.shutdownGrace().plus(config.dispatcherCommandTimeout()), this::abortInUse);
+    CloseDeadline deadline = CloseDeadline.arm(parts.closeBudget(), parts::abortInUse);
     try {
-      closeGracefully();
+      PostgresProgressStore progressStore = ownedProgress;
+      ownedProgress = null;
+      if (progressStore != null) {
+        progressStore.close();
+      }
+      HikariDataSource pool = connections.releasePool();
+      state = State.CLOSED;
+      forgetHandles();
+      parts.stop(pool);
     } finally {
       deadline.close();
     }
   }
 
-  /** The close deadline's expiry: cuts what is stuck on the wire (see {@link #close()}). */
-  private void abortInUse() {
-    CronLoop ticking = closingCron;
-    if (ticking != null) {
-      ticking.abort();
-    }
-    Maintenance maintaining = closingMaintenance;
-    if (maintaining != null) {
-      maintaining.abortConnections();
-    }
-    Worker running = closingWorker;
-    if (running != null) {
-      running.abortConnections();
-    }
-    HikariDataSource pool = closingPool;
-    if (pool != null) {
-      pool.close();
-    }
-  }
-
-  private void closeGracefully() {
-    PostgresProgressStore progressStore = ownedProgress;
-    ownedProgress = null;
-    if (progressStore != null) {
-      progressStore.close();
-    }
-    Maintenance maintaining = maintenance;
-    Worker running = worker;
-    HikariDataSource pool = ownedPool;
-    CronLoop ticking = cron;
-    closingMaintenance = maintaining;
-    closingPool = pool;
-    closingCron = ticking;
-    closingWorker = running;
-    state = State.CLOSED;
-    maintenance = null;
-    worker = null;
-    ownedPool = null;
-    jobs = null;
-    reclaimEvents = null;
-    cron = null;
-    schedules = null;
-    operations = null;
-    if (ticking != null) {
-      ticking.close();
-    }
-    try {
-      if (maintaining != null) {
-        maintaining.close();
-      }
-    } finally {
-      try {
-        if (running != null) {
-          running.close();
-        }
-      } finally {
-        if (pool != null) {
-          pool.close();
-        }
-      }
-    }
-  }
-
   /**
-   * Dies like a killed process ({@link TestHooks#crash()}, tests only). Maintenance stops and its
-   * leader connection closes (the server releases the lock, as it would for a dead process); the
-   * worker stops without recording outcomes, releasing leases or deleting its row, so its jobs are
-   * left to the reclaim sweep.
+   * Dies like a killed process ({@link TestHooks#crash()}, tests only; {@link RunningParts#crash}
+   * says how).
    */
   private synchronized void crash() {
-    Maintenance maintaining = maintenance;
-    Worker running = worker;
-    HikariDataSource pool = ownedPool;
-    CronLoop ticking = cron;
+    HikariDataSource pool = connections.releasePool();
     state = State.CLOSED;
-    maintenance = null;
-    worker = null;
-    ownedPool = null;
+    forgetHandles();
+    parts.crash(testHooks, pool);
+  }
+
+  private void forgetHandles() {
     jobs = null;
     reclaimEvents = null;
-    cron = null;
     schedules = null;
     operations = null;
-    if (ticking != null) {
-      ticking.close();
-    }
-    if (maintaining != null) {
-      maintaining.close();
-    }
-    if (running != null) {
-      testHooks.worker().crash();
-    }
-    if (pool != null) {
-      pool.close();
-    }
   }
 
   /**
@@ -771,11 +655,7 @@ public final class TaskQ implements AutoCloseable {
    * to fail a liveness probe.
    */
   public MaintenanceHealth.Report health() {
-    Maintenance running = maintenance;
-    if (running == null) {
-      return new MaintenanceHealth(config.sweepInterval(), InstantSource.system()).report();
-    }
-    return running.health().report();
+    return parts.health();
   }
 
   /**
@@ -796,8 +676,7 @@ public final class TaskQ implements AutoCloseable {
    * O6)} Never waits on the database: it reads what the leader loop last proved (R1).
    */
   public boolean isLeader() {
-    Maintenance running = maintenance;
-    return running != null && running.isLeader();
+    return parts.isLeader();
   }
 
   /** {@return the schema this TaskQ works in} */
@@ -816,25 +695,7 @@ public final class TaskQ implements AutoCloseable {
    * @throws IllegalStateException when not running
    */
   public synchronized String workerId() {
-    return runningWorker().id();
-  }
-
-  /** Test-only: the cron loop's fault seams. */
-  CronFaults cronFaults() {
-    return cronFaults;
-  }
-
-  /** Test-only: the running cron loop, or null. */
-  synchronized @Nullable CronLoop cronLoop() {
-    return cron;
-  }
-
-  synchronized Worker runningWorker() {
-    Worker running = worker;
-    if (running == null) {
-      throw new IllegalStateException("TaskQ is " + state + ", not running");
-    }
-    return running;
+    return parts.worker(state).id();
   }
 
   /** Builds a {@link TaskQ}. */

@@ -5,13 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.taskq.SchemaName;
+import io.taskq.TaskQ;
 import io.taskq.TaskQConfig;
 import io.taskq.cron.Schedule;
-import io.taskq.postgres.internal.cron.CronFaults;
-import io.taskq.postgres.internal.cron.CronLoop;
-import io.taskq.postgres.internal.cron.PayloadFactories;
-import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
@@ -31,37 +27,6 @@ import org.junit.jupiter.api.Test;
 class CronDeadlineMeterTest {
   @Test
   void aCronTickPastItsDeadline_countsUnderSweepNameCron(TestServices services) throws Exception {
-    SchemaName schema = SchemaName.of(services.schema());
-    Migrations.apply(services.dataSource(), schema);
-    try (Connection c = services.dataSource().getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("TRUNCATE " + schema.value() + ".cron_schedules");
-      s.execute(
-          "INSERT INTO "
-              + schema.value()
-              + ".actor_config (actor, queue) VALUES ('o1-cron-actor', 'o1q')"
-              + " ON CONFLICT DO NOTHING");
-    }
-    PayloadFactories factories = new PayloadFactories();
-    factories.register(
-        "slow",
-        fire -> {
-          Thread.sleep(1_500);
-          return "{}";
-        });
-    io.taskq.postgres.internal.Handles.schedules()
-        .create(services.dataSource(), schema, factories)
-        .put(
-            Schedule.builder("o1-slow", "o1-cron-actor", "0 0 * * *")
-                .payloadFactory("slow")
-                .build());
-    try (Connection c = services.dataSource().getConnection();
-        Statement s = c.createStatement()) {
-      s.execute(
-          "UPDATE "
-              + schema.value()
-              + ".cron_schedules SET next_fire_at = now() - interval '1 second'");
-    }
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     TaskQMetrics metrics = new TaskQMetrics();
     metrics.bindTo(registry);
@@ -70,11 +35,43 @@ class CronDeadlineMeterTest {
             .schemaName(services.schema())
             .dispatcherCommandTimeout(Duration.ofMillis(400))
             .build();
+    try (TaskQ taskq =
+        TaskQ.producer(services.dataSource())
+            .config(config)
+            .maintenance(true)
+            .listener(metrics)
+            .jobListener(metrics)
+            .build()) {
+      taskq.migrations().apply();
+      String schema = taskq.schema().value();
+      try (Connection c = services.dataSource().getConnection();
+          Statement s = c.createStatement()) {
+        s.execute("TRUNCATE " + schema + ".cron_schedules");
+        s.execute(
+            "INSERT INTO "
+                + schema
+                + ".actor_config (actor, queue) VALUES ('o1-cron-actor', 'o1q')"
+                + " ON CONFLICT DO NOTHING");
+      }
+      taskq.registerPayloadFactory(
+          "slow",
+          fire -> {
+            Thread.sleep(1_500);
+            return "{}";
+          });
+      taskq
+          .schedules()
+          .put(
+              Schedule.builder("o1-slow", "o1-cron-actor", "0 0 * * *")
+                  .payloadFactory("slow")
+                  .build());
+      try (Connection c = services.dataSource().getConnection();
+          Statement s = c.createStatement()) {
+        s.execute(
+            "UPDATE " + schema + ".cron_schedules SET next_fire_at = now() - interval '1 second'");
+      }
 
-    try (CronLoop loop =
-        CronLoop.create(
-            services.dataSource(), config, factories, new CronFaults(), metrics, metrics)) {
-      loop.start();
+      taskq.start(); // the cron loop starts with maintenance
       await().atMost(Duration.ofSeconds(20)).until(() -> count(registry) >= 1.0);
     }
 

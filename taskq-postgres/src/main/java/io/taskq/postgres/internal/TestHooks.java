@@ -1,5 +1,6 @@
 package io.taskq.postgres.internal;
 
+import io.taskq.postgres.internal.cron.CronFaults;
 import io.taskq.postgres.internal.worker.WorkerProbe;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -17,6 +18,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class TestHooks {
   private final Runnable crash;
+  private final CronFaults cronFaults = new CronFaults();
   private volatile @Nullable WorkerProbe worker;
 
   private TestHooks(Runnable crash) {
@@ -65,6 +67,11 @@ public final class TestHooks {
    */
   public void crash() {
     crash.run();
+  }
+
+  /** {@return the fault seams of the owner's cron loop, born disarmed} */
+  public CronFaults cronFaults() {
+    return cronFaults;
   }
 
   /** Records the owner's running worker (replacing an earlier one). */
