@@ -33,6 +33,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Enqueues, looks up and cancels jobs in one schema (L2, L6, L8), enqueues batches with a
@@ -409,9 +410,26 @@ public final class JobsClient {
    * @return the jobs cancelled and asked to cancel
    */
   public BulkCancelResult cancelWhere(CancelFilter filter, BulkProgressListener listener) {
+    return cancelWhere(filter, null, listener);
+  }
+
+  /**
+   * Cancels every job {@code filter} matches exactly like {@link #cancelWhere(CancelFilter,
+   * BulkProgressListener)}, naming who asked: each {@code cancelled} event's note is {@code
+   * "cancelled by <by> (bulk cancel)"} ({@code "bulk cancel"} when {@code by} is null or blank),
+   * and the operation's log lines name {@code by}. A running job's cancel request is not an event;
+   * the {@code cancelled} event its worker writes when the handler stops has no note.
+   *
+   * @param filter which jobs to cancel
+   * @param by who cancels (an operator's name, for the audit trail), or {@code null}
+   * @param listener told after each committed batch
+   * @return the jobs cancelled and asked to cancel
+   */
+  public BulkCancelResult cancelWhere(
+      CancelFilter filter, @Nullable String by, BulkProgressListener listener) {
     Objects.requireNonNull(filter, "filter");
     Objects.requireNonNull(listener, "listener");
-    return bulk.cancelWhere(filter, listener);
+    return bulk.cancelWhere(filter, by, listener);
   }
 
   /**

@@ -371,6 +371,28 @@ class BulkCancelTest {
   }
 
   @Test
+  @Tag("A3")
+  void aBulkCancel_namesWhoAskedOnEveryJobsEvent() throws Exception {
+    enqueue("audited", 250);
+    enqueue("anonymous", 3);
+    BulkCancelResult byOperator =
+        client.cancelWhere(CancelFilter.actor("audited"), "ops-carol", BulkProgressListener.NONE);
+    assertThat(byOperator.cancelled()).isEqualTo(250);
+    assertThat(byOperator.batches()).as("several batches, each noting who").isGreaterThan(1);
+    assertThat(
+            db.count(
+                "job_events WHERE actor = 'audited' AND kind = 'cancelled' AND note = ?",
+                "cancelled by ops-carol (bulk cancel)"))
+        .isEqualTo(250);
+    client.cancelWhere(CancelFilter.actor("anonymous"));
+    assertThat(
+            db.count(
+                "job_events WHERE actor = 'anonymous' AND kind = 'cancelled' AND note = ?",
+                "bulk cancel"))
+        .isEqualTo(3);
+  }
+
+  @Test
   void badFilters_areRefusedNamingTheProblem() {
     assertThatThrownBy(() -> CancelFilter.builder().build())
         .isInstanceOf(IllegalArgumentException.class)

@@ -13,6 +13,7 @@ import io.taskq.operations.JobSummary;
 import io.taskq.operations.Operations;
 import io.taskq.operations.PauseTarget;
 import io.taskq.operations.RetryResult;
+import io.taskq.operations.RetryWhereListener;
 import io.taskq.operations.RetryWhereResult;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
@@ -270,13 +271,23 @@ class OperationsTest {
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("failed, crashed or cancelled");
       RetryWhereResult io =
-          ops.retryWhere(JobFilter.builder().errorClasses("java.io.IOException").build());
+          ops.retryWhere(
+              JobFilter.builder().errorClasses("java.io.IOException").build(),
+              "ops-bob",
+              RetryWhereListener.NONE);
       assertThat(io.retried()).isEqualTo(30);
       assertThat(db.count("jobs WHERE status = 'pending'")).isEqualTo(30);
-      assertThat(db.count("job_events WHERE kind = 'manually_retried'")).isEqualTo(30);
+      assertThat(
+              db.count(
+                  "job_events WHERE kind = 'manually_retried' AND note = ?",
+                  "retried by ops-bob (bulk retry)"))
+          .as("every job's event names the operator")
+          .isEqualTo(30);
       RetryWhereResult rest = ops.retryWhere(JobFilter.everything().build());
       assertThat(rest.retried()).isEqualTo(15);
       assertThat(db.count("jobs WHERE status = 'pending'")).isEqualTo(45);
+      assertThat(db.count("job_events WHERE kind = 'manually_retried' AND note = ?", "bulk retry"))
+          .isEqualTo(15);
     }
   }
 

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,6 +34,12 @@ final class JobsCancelCommand extends BaseCommand {
 
   @Option(names = "--yes", description = "Cancel by filter without asking (scripts).")
   boolean yes;
+
+  @Option(
+      names = "--by",
+      paramLabel = "WHO",
+      description = "Who cancels by filter, noted on each job's event (default: $USER).")
+  @Nullable String by;
 
   JobsCancelCommand(Session session) {
     super(session);
@@ -60,7 +67,9 @@ final class JobsCancelCommand extends BaseCommand {
               + " matches");
     }
     Progress progress = new Progress(session.err, "cancelled");
-    BulkCancelResult r = jobs.cancelWhere(filter, p -> progress.batch(p.batches(), p.cancelled()));
+    String who = by != null ? by : System.getProperty("user.name");
+    BulkCancelResult r =
+        jobs.cancelWhere(filter, who, p -> progress.batch(p.batches(), p.cancelled()));
     progress.done();
     if (json()) {
       Map<String, Object> m = new LinkedHashMap<>();

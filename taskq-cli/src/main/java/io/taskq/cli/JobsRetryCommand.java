@@ -63,7 +63,8 @@ final class JobsRetryCommand extends BaseCommand {
       return dryRun ? ExitCodes.OK : ExitCodes.USAGE;
     }
     Progress progress = new Progress(session.err, "retried");
-    RetryWhereResult r = ops.retryWhere(filter, p -> progress.batch(p.batches(), p.retried()));
+    RetryWhereResult r =
+        ops.retryWhere(filter, who(), p -> progress.batch(p.batches(), p.retried()));
     progress.done();
     if (json()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -78,9 +79,13 @@ final class JobsRetryCommand extends BaseCommand {
     return ExitCodes.OK;
   }
 
+  private String who() {
+    return by != null ? by : System.getProperty("user.name");
+  }
+
   private int retryIds(Operations ops) {
     Instant runAt = at == null ? null : Durations.instantAhead("--at", at);
-    String who = by != null ? by : System.getProperty("user.name");
+    String who = who();
     int missing = 0;
     List<Object> results = new ArrayList<>();
     for (long id : ids) {

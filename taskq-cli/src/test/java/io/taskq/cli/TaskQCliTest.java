@@ -97,7 +97,7 @@ class TaskQCliTest {
   @Test
   @Order(3)
   @Tag("A3")
-  void jobsRetry_byIdAndByFilter(TestServices s) {
+  void jobsRetry_byIdAndByFilter(TestServices s) throws Exception {
     String firstId =
         cli(s, "jobs", "list", "--status", "failed", "--limit", "1", "--json")
             .out()
@@ -108,11 +108,50 @@ class TaskQCliTest {
     Run refused = cli(s, "jobs", "retry", "--actor", "mail");
     assertThat(refused.code()).isEqualTo(ExitCodes.USAGE);
     assertThat(refused.out()).contains("2 jobs match").contains("--yes");
-    Run bulk = cli(s, "jobs", "retry", "--actor", "mail", "--yes", "--json");
+    Run bulk = cli(s, "jobs", "retry", "--actor", "mail", "--yes", "--json", "--by", "ops-dave");
     assertThat(bulk.code()).as(bulk.err()).isZero();
     assertThat(bulk.out()).contains("\"retried\":2");
     Run show = cli(s, "jobs", "show", firstId);
     assertThat(show.out()).contains("manually_retried").contains("retried by test");
+    assertThat(events(s, "manually_retried", "retried by ops-dave (bulk retry)"))
+        .as("each job the bulk retry touched names the operator")
+        .isEqualTo(2);
+  }
+
+  @Test
+  @Order(3)
+  @Tag("A3")
+  void jobsCancel_byFilter_namesTheOperatorOnEachEvent(TestServices s) throws Exception {
+    try (Connection c = s.dataSource().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(
+          "INSERT INTO \""
+              + s.schema()
+              + "\".jobs (actor, queue, status, payload, run_at, max_attempts, retry_backoff,"
+              + " retry_base_ms, retry_cap_ms, retry_jitter) SELECT 'audit', 'audits', 'scheduled',"
+              + " '{}', now() + interval '1 hour', 3, 'constant', 10, 10, 0"
+              + " FROM generate_series(1, 3)");
+    }
+    Run cancel = cli(s, "jobs", "cancel", "--actor", "audit", "--yes", "--by", "ops-erin");
+    assertThat(cancel.code()).as(cancel.err()).isZero();
+    assertThat(cancel.out()).contains("cancelled 3 jobs");
+    assertThat(events(s, "cancelled", "cancelled by ops-erin (bulk cancel)")).isEqualTo(3);
+  }
+
+  private static long events(TestServices s, String kind, String note) throws Exception {
+    try (Connection c = s.dataSource().getConnection();
+        var ps =
+            c.prepareStatement(
+                "SELECT count(*) FROM \""
+                    + s.schema()
+                    + "\".job_events WHERE kind = ? AND note = ?")) {
+      ps.setString(1, kind);
+      ps.setString(2, note);
+      try (var rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
   }
 
   @Test

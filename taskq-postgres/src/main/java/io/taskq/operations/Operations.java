@@ -149,6 +149,21 @@ public interface Operations {
   RetryWhereResult retryWhere(JobFilter filter, RetryWhereListener listener);
 
   /**
+   * Retries every job {@code filter} matches exactly like {@link #retryWhere(JobFilter,
+   * RetryWhereListener)}, naming who asked: each {@code manually_retried} event's note is {@code
+   * "retried by <by> (bulk retry)"} ({@code "bulk retry"} when {@code by} is null or blank), as
+   * {@link #retry(long, Instant, String)} notes {@code "retried by <by>"} for one job.
+   *
+   * @param filter which jobs to retry
+   * @param by who retries (an operator's name, for the audit trail), or {@code null}
+   * @param listener told after each committed batch
+   * @return the totals
+   * @throws IllegalArgumentException as {@link #retryWhere(JobFilter, RetryWhereListener)}
+   * @throws RetryWhereException when a batch fails; the batches before it stay committed
+   */
+  RetryWhereResult retryWhere(JobFilter filter, @Nullable String by, RetryWhereListener listener);
+
+  /**
    * Pauses a queue, every queue, or an actor (A4): stored in the database, so it holds across
    * restarts and on every worker, which stop claiming its jobs within one poll, and at once through
    * the wake channel. Running jobs finish; enqueues, cron fires and scheduled promotion go on (the

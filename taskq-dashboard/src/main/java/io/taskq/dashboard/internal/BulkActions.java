@@ -142,13 +142,13 @@ final class BulkActions {
       if (filter.isEmpty()) {
         return done(visit, search, "Not retried: " + refusal(true));
       }
-      work = () -> retry(run, filter.get());
+      work = () -> retry(run, filter.get(), by);
     } else {
       Optional<CancelFilter> filter = search.cancelFilter();
       if (filter.isEmpty()) {
         return done(visit, search, "Not cancelled: " + refusal(false));
       }
-      work = () -> cancel(run, filter.get());
+      work = () -> cancel(run, filter.get(), by);
     }
     try {
       runner.execute(work);
@@ -166,25 +166,25 @@ final class BulkActions {
     return Responses.redirect(ctx.link("/jobs/bulk/" + run.id()));
   }
 
-  private void retry(BulkRun run, JobFilter filter) {
+  private void retry(BulkRun run, JobFilter filter, String by) {
     try {
       RetryWhereResult r =
           ctx.taskq()
               .operations()
-              .retryWhere(filter, p -> run.progress(p.batches(), p.retried(), 0));
+              .retryWhere(filter, by, p -> run.progress(p.batches(), p.retried(), 0));
       run.finished(r.batches(), r.retried(), 0, null);
     } catch (RuntimeException e) {
       failed(run, e);
     }
   }
 
-  private void cancel(BulkRun run, CancelFilter filter) {
+  private void cancel(BulkRun run, CancelFilter filter, String by) {
     try {
       BulkCancelResult r =
           ctx.taskq()
               .jobs()
               .cancelWhere(
-                  filter, p -> run.progress(p.batches(), p.cancelled(), p.cancelRequested()));
+                  filter, by, p -> run.progress(p.batches(), p.cancelled(), p.cancelRequested()));
       run.finished(r.batches(), r.cancelled(), r.cancelRequested(), null);
     } catch (RuntimeException e) {
       failed(run, e);

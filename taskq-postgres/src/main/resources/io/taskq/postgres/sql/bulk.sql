@@ -8,11 +8,11 @@
 -- Binds: batch size, highest id, statuses text[] (a subset of scheduled / pending / running),
 -- actors text[] (NULL: any), queues text[] (NULL: any), labels jsonb (NULL: any; else the job's
 -- labels must contain it), older-than in microseconds (NULL: any age), worker channel prefix
--- (taskq_worker_{tag}_), wake channel.
+-- (taskq_worker_{tag}_), wake channel, the cancelled events' note (who asked; NULL: none).
 WITH params AS MATERIALIZED (
   SELECT ?::integer AS batch_size, ?::bigint AS max_id, ?::text[] AS statuses,
          ?::text[] AS actors, ?::text[] AS queues, ?::jsonb AS labels, ?::bigint AS older_than_us,
-         ?::text AS worker_prefix, ?::text AS wake_channel
+         ?::text AS worker_prefix, ?::text AS wake_channel, ?::text AS note
 ),
 -- F2: the window. Up to batch size matching rows, read without locks; its size (not the rows the
 -- UPDATE affects) tells the caller whether more may remain. One arm per status, each with the
@@ -98,8 +98,9 @@ stamp AS MATERIALIZED (
 -- B1/B6: one batched job_events INSERT for the cancellations, committed with them. B4: ...plus
 -- the microsecond ladder on the row ordinal.
 events AS (
-  INSERT INTO {schema}.job_events (job_id, kind, actor, queue, attempt, disposition, occurred_at)
-  SELECT c.id, 'cancelled', c.actor, c.queue, c.attempt, 'cancelled',
+  INSERT INTO {schema}.job_events (job_id, kind, actor, queue, attempt, disposition, note,
+                                   occurred_at)
+  SELECT c.id, 'cancelled', c.actor, c.queue, c.attempt, 'cancelled', (SELECT note FROM params),
          s.at + (row_number() OVER (ORDER BY c.id) - 1) * interval '1 microsecond'
     FROM changed c
    CROSS JOIN stamp s

@@ -28,6 +28,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -103,8 +104,13 @@ public final class BulkOperations {
     return faults;
   }
 
-  /** {@code cancel_where}: cancels what {@code filter} matches, in committed batches. */
-  public BulkCancelResult cancelWhere(CancelFilter filter, BulkProgressListener listener) {
+  /**
+   * {@code cancel_where}: cancels what {@code filter} matches, in committed batches; each {@code
+   * cancelled} event's note names {@code by} ({@code "cancelled by <by> (bulk cancel)"}, or {@code
+   * "bulk cancel"} when it is null or blank).
+   */
+  public BulkCancelResult cancelWhere(
+      CancelFilter filter, @Nullable String by, BulkProgressListener listener) {
     long started = System.nanoTime();
     long maxId = maxJobId();
     CancelCriteria criteria =
@@ -114,8 +120,14 @@ public final class BulkOperations {
             CancelCriteria.orNull(filter.actors()),
             CancelCriteria.orNull(filter.queues()),
             filter.labels().isEmpty() ? null : JsonWriter.object(filter.labels()),
-            filter.olderThan() == null ? null : micros(filter.olderThan()));
-    LOG.info("cancel_where {} in {}: starting (jobs up to id {})", filter, schema.quoted(), maxId);
+            filter.olderThan() == null ? null : micros(filter.olderThan()),
+            note(by));
+    LOG.info(
+        "cancel_where {} in {} by {}: starting (jobs up to id {})",
+        filter,
+        schema.quoted(),
+        by,
+        maxId);
     Tally tally = drain(CANCEL_WHERE, criteria, listener);
     Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
     LOG.info(
@@ -149,6 +161,7 @@ public final class BulkOperations {
               maxJobId(),
               CancelCriteria.dbValues(EnumSet.of(JobStatus.SCHEDULED, JobStatus.PENDING)),
               List.of(actor),
+              null,
               null,
               null,
               null);
@@ -252,6 +265,13 @@ public final class BulkOperations {
     } catch (SQLException e) {
       throw new JobStoreException("cannot start a bulk operation in " + schema.quoted(), e);
     }
+  }
+
+  /** The note of a bulk cancel's events: who asked. */
+  static String note(@Nullable String by) {
+    return by == null || by.isBlank()
+        ? "bulk cancel"
+        : "cancelled by " + by.strip() + " (bulk cancel)";
   }
 
   /** F1-F3: batches until one's window is short. */

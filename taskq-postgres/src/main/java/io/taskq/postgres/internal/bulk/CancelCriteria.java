@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param queues queues to match, or {@code null} for any
  * @param labelsJson a JSON object the job's labels must contain, or {@code null}
  * @param olderThanMicros the age a job must exceed, or {@code null}
+ * @param note the note of each {@code cancelled} event (who asked), or {@code null}
  */
 record CancelCriteria(
     long maxId,
@@ -21,7 +22,8 @@ record CancelCriteria(
     @Nullable List<String> actors,
     @Nullable List<String> queues,
     @Nullable String labelsJson,
-    @Nullable Long olderThanMicros) {
+    @Nullable Long olderThanMicros,
+    @Nullable String note) {
 
   static List<String> dbValues(Iterable<JobStatus> statuses) {
     ArrayList<String> out = new ArrayList<>();

@@ -271,6 +271,12 @@ public final class PostgresOperations implements Operations {
 
   @Override
   public RetryWhereResult retryWhere(JobFilter filter, RetryWhereListener listener) {
+    return retryWhere(filter, null, listener);
+  }
+
+  @Override
+  public RetryWhereResult retryWhere(
+      JobFilter filter, @Nullable String by, RetryWhereListener listener) {
     Objects.requireNonNull(filter, "filter");
     Objects.requireNonNull(listener, "listener");
     if (!filter.isEverything() && !filter.narrows()) {
@@ -280,22 +286,18 @@ public final class PostgresOperations implements Operations {
               + " start from JobFilter.everything() to mean all");
     }
     List<String> statuses = RetryCriteria.statusesOf(filter);
-    RetryCriteria criteria = start(filter, statuses);
+    RetryCriteria criteria = start(filter, statuses, bulkNote(by));
     return drain.run(sql.get("retry_where"), criteria, wakeChannel, listener);
   }
 
-  private RetryCriteria start(JobFilter filter, List<String> statuses) {
+  private RetryCriteria start(JobFilter filter, List<String> statuses, String note) {
     List<RetryCriteria> start =
         read(
             "start a bulk retry",
             c -> c.prepareStatement(sql.get("operation_start")),
             rs ->
                 new RetryCriteria(
-                    rs.getLong("max_id"),
-                    Rows.required(rs, "started_at"),
-                    statuses,
-                    filter,
-                    "retry_where"));
+                    rs.getLong("max_id"), Rows.required(rs, "started_at"), statuses, filter, note));
     return start.get(0);
   }
 
@@ -416,6 +418,10 @@ public final class PostgresOperations implements Operations {
   }
 
   /** Who asked, for the event's note. */
+  private static String bulkNote(@Nullable String by) {
+    return by == null || by.isBlank() ? "bulk retry" : "retried by " + by.strip() + " (bulk retry)";
+  }
+
   private static String note(@Nullable String by) {
     return by == null || by.isBlank() ? "retried by hand" : "retried by " + by.strip();
   }

@@ -53,9 +53,10 @@ final class RetryWhereDrain {
     RetryWhereBatch batch = new RetryWhereBatch(sql, criteria, wakeChannel, deadlock);
     Tally tally = new Tally();
     LOG.info(
-        "retry_where {} in {}: starting (jobs up to id {})",
+        "retry_where {} in {} ({}): starting (jobs up to id {})",
         criteria.filter(),
         schema.quoted(),
+        criteria.note(),
         criteria.maxId());
     do {
       runWithDeadlockRetry(batch, tally);
