@@ -12,7 +12,7 @@ import io.taskq.bulk.EnqueuedBatch;
 import io.taskq.postgres.internal.CallerText;
 import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.StatementTimeouts;
-import io.taskq.postgres.internal.bulk.BulkFaults;
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.internal.bulk.BulkOperations;
 import io.taskq.postgres.internal.client.BatchWriter;
 import io.taskq.postgres.internal.client.EnqueueChain;
@@ -76,6 +76,9 @@ public final class JobsClient {
   private final Consumer<List<Long>> afterCommit;
   private final List<EnqueueInterceptor> enqueueInterceptors;
 
+  @SuppressWarnings("UnusedVariable") // TestHooks.of(client) finds the drains' seams here
+  private final TestHooks testHooks;
+
   private JobsClient(Builder b) {
     this.dataSource = b.dataSource;
     this.schema = b.schema;
@@ -91,7 +94,9 @@ public final class JobsClient {
             schema,
             b.eventWriterBatchSize,
             b.eventWriterStatementTimeout,
-            timeoutSeconds);
+            timeoutSeconds,
+            b.testHooks.bulkFaults());
+    this.testHooks = b.testHooks;
     this.listener = GuardedJobListener.of(b.listener);
     this.afterCommit = b.afterCommit;
     this.enqueueInterceptors = List.copyOf(b.enqueueInterceptors);
@@ -472,11 +477,6 @@ public final class JobsClient {
     return bulk.deregisterActor(actor, force, purgeQueue, listener);
   }
 
-  /** The test seams of the bulk drain (Q1). */
-  BulkFaults bulkFaults() {
-    return bulk.faults();
-  }
-
   private JobStoreException failure(String what, int jobs, SQLException e) {
     return new JobStoreException(
         "cannot " + what + " " + jobs + (jobs == 1 ? " job" : " jobs") + " in " + schema.quoted(),
@@ -499,6 +499,7 @@ public final class JobsClient {
     private JobListener listener = JobListener.NONE;
     private Consumer<List<Long>> afterCommit = ids -> {};
     private final List<EnqueueInterceptor> enqueueInterceptors = new ArrayList<>();
+    private TestHooks testHooks = TestHooks.detached();
 
     private Builder(DataSource dataSource, SchemaName schema, TaskQConfig config) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -594,6 +595,12 @@ public final class JobsClient {
             "eventWriterStatementTimeout must be in [PT0.001S, PT1H], was " + timeout);
       }
       this.eventWriterStatementTimeout = timeout;
+      return this;
+    }
+
+    /** The test hooks whose seams the client's drains check: its root's; default its own. */
+    Builder testHooks(TestHooks hooks) {
+      this.testHooks = Objects.requireNonNull(hooks, "testHooks");
       return this;
     }
 

@@ -386,7 +386,8 @@ public final class TaskQ implements AutoCloseable {
           JobsClient.configured(dataSource(), config)
               .listener(jobListener)
               .actorPolicies(name -> Optional.ofNullable(actorPolicies.get(name)))
-              .actorQueues(name -> Optional.ofNullable(actorQueues.get(name)));
+              .actorQueues(name -> Optional.ofNullable(actorQueues.get(name)))
+              .testHooks(testHooks);
       if (inline) {
         builder.afterCommit(this::runInline);
       }
@@ -453,7 +454,7 @@ public final class TaskQ implements AutoCloseable {
   public synchronized ReclaimEventFeed reclaimEvents() {
     ReclaimEventFeed feed = reclaimEvents;
     if (feed == null) {
-      feed = Handles.feeds().create(dataSource(), config, jobListener);
+      feed = Handles.feeds().create(dataSource(), config, jobListener, testHooks);
       reclaimEvents = feed;
     }
     return feed;

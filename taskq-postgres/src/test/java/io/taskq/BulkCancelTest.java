@@ -111,7 +111,7 @@ class BulkCancelTest {
   @Tag("B5")
   void aFailureMidway_keepsTheCommittedBatches_andARerunFinishesTheRest() throws Exception {
     enqueue("bulk", 10_000);
-    BulkFaults faults = client.bulkFaults();
+    BulkFaults faults = TestHooks.of(client).bulkFaults();
     BulkProgressListener failAfter30 =
         p -> {
           if (p.batches() == 30) {
@@ -228,7 +228,7 @@ class BulkCancelTest {
   @Tag("F3")
   void aForcedDeadlock_isRetried_andTheRetriedBatchCountsOnce() throws Exception {
     enqueue("dl", 250);
-    BulkFaults faults = client.bulkFaults();
+    BulkFaults faults = TestHooks.of(client).bulkFaults();
     TestHooks.arm(faults.deadlock(), 2);
 
     BulkCancelResult result = client.cancelWhere(CancelFilter.actor("dl"));
@@ -249,7 +249,7 @@ class BulkCancelTest {
   void deadlocksOnEveryAttempt_exhaustTheRetriesWithATypedError_keepingCommittedBatches()
       throws Exception {
     enqueue("dl", 500);
-    BulkFaults faults = client.bulkFaults();
+    BulkFaults faults = TestHooks.of(client).bulkFaults();
     BulkProgressListener deadlockAfterTwo =
         p -> {
           if (p.batches() == 2) {

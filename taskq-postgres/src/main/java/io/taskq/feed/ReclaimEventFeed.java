@@ -7,7 +7,7 @@ import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.StatementTimeouts;
-import io.taskq.postgres.internal.feed.FeedFaults;
+import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.internal.feed.FeedLagReader;
 import io.taskq.postgres.internal.feed.FeedPosition;
 import io.taskq.postgres.internal.feed.FeedRead;
@@ -67,8 +67,8 @@ public final class ReclaimEventFeed {
 
   static {
     Handles.registerFeeds(
-        (dataSource, config, listener) ->
-            configured(dataSource, config).listener(listener).build());
+        (dataSource, config, listener, hooks) ->
+            configured(dataSource, config).listener(listener).testHooks(hooks).build());
   }
 
   private final DataSource dataSource;
@@ -78,7 +78,7 @@ public final class ReclaimEventFeed {
   private final FeedLagReader lagReader;
   private final WatchSettings watchSettings;
   private final ThreadFactory threadFactory;
-  private final FeedFaults faults = new FeedFaults();
+  private final TestHooks testHooks;
   private final JobListener listener;
 
   private ReclaimEventFeed(Builder b) {
@@ -97,6 +97,7 @@ public final class ReclaimEventFeed {
             b.watchPageSize);
     this.threadFactory = b.threadFactory == null ? defaultThreads(schema) : b.threadFactory;
     this.listener = GuardedJobListener.of(b.listener);
+    this.testHooks = b.testHooks;
   }
 
   /**
@@ -192,7 +193,7 @@ public final class ReclaimEventFeed {
             row -> consumer.accept(event(row)),
             cursor.position(),
             watchSettings,
-            faults);
+            testHooks.feedFaults());
     threadFactory.newThread(loop).start();
     return new ReclaimWatch(loop);
   }
@@ -209,11 +210,6 @@ public final class ReclaimEventFeed {
     } catch (SQLException e) {
       throw new JobStoreException("cannot read the reclaim feed lag of " + schema.quoted(), e);
     }
-  }
-
-  /** This feed's fault seams (Q1); born disarmed. For tests. */
-  FeedFaults faults() {
-    return faults;
   }
 
   /** One page after {@code after}, refusing a cursor the retention cut stranded (E2). */
@@ -286,6 +282,7 @@ public final class ReclaimEventFeed {
     private @org.jspecify.annotations.Nullable DataSource listenDataSource;
     private @org.jspecify.annotations.Nullable ThreadFactory threadFactory;
     private JobListener listener = JobListener.NONE;
+    private TestHooks testHooks = TestHooks.detached();
 
     private Builder(DataSource dataSource, SchemaName schema, TaskQConfig config) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -293,6 +290,12 @@ public final class ReclaimEventFeed {
       this.visibilityDelay = config.reclaimEventVisibilityDelay();
       this.pollInterval = config.pollInterval();
       this.statementTimeout = StatementTimeouts.of(config);
+    }
+
+    /** The test hooks whose seams the feed's watches check: its root's; default its own. */
+    Builder testHooks(TestHooks hooks) {
+      this.testHooks = Objects.requireNonNull(hooks, "testHooks");
+      return this;
     }
 
     /**

@@ -173,7 +173,7 @@ class ReclaimWatchTest {
     ReclaimEventFeed feed = feed(Duration.ofMillis(100));
     try (ReclaimWatch watch = feed.watchReclaims(FeedCursor.beginning(), e -> add(e))) {
       int first = awaitListening();
-      TestHooks.arm(feed.faults().listen(), 3);
+      TestHooks.arm(TestHooks.of(feed).feedFaults().listen(), 3);
 
       f.db.queryColumn("SELECT pg_terminate_backend(?)", first);
       long meanwhile = f.commitOne();
@@ -181,8 +181,8 @@ class ReclaimWatchTest {
       await().atMost(PATIENCE).until(() -> delivered.contains(meanwhile));
       int second = awaitListening();
       assertThat(second).isNotEqualTo(first);
-      assertThat(feed.faults().listen().fired()).isEqualTo(3);
-      assertThat(feed.faults().listen().remaining()).isZero();
+      assertThat(TestHooks.of(feed).feedFaults().listen().fired()).isEqualTo(3);
+      assertThat(TestHooks.of(feed).feedFaults().listen().remaining()).isZero();
       assertThat(watch.isRunning()).isTrue();
     }
   }
@@ -192,13 +192,13 @@ class ReclaimWatchTest {
   void failedPolls_areRetriedWithBackoff_andNothingIsLostOrRepeated() throws SQLException {
     ReclaimEventFeed feed = feed(NEVER);
     List<Long> ids = f.commit(3);
-    TestHooks.arm(feed.faults().poll(), 4);
+    TestHooks.arm(TestHooks.of(feed).feedFaults().poll(), 4);
 
     try (ReclaimWatch watch = feed.watchReclaims(FeedCursor.beginning(), e -> add(e))) {
       await().atMost(PATIENCE).until(() -> delivered.size() >= 3);
 
       assertThat(delivered).containsExactlyElementsOf(ids);
-      assertThat(feed.faults().poll().fired()).isEqualTo(4);
+      assertThat(TestHooks.of(feed).feedFaults().poll().fired()).isEqualTo(4);
       assertThat(watch.isRunning()).isTrue();
     }
   }

@@ -19,8 +19,12 @@ public final class Handles {
   /** Makes the reclaim event feed of a root. */
   @FunctionalInterface
   public interface FeedFactory {
-    /** The feed of {@code config}'s schema, its polls' lag told to {@code listener}. */
-    ReclaimEventFeed create(DataSource dataSource, TaskQConfig config, JobListener listener);
+    /**
+     * The feed of {@code config}'s schema, its polls' lag told to {@code listener}, its watches'
+     * fault seams on {@code hooks}.
+     */
+    ReclaimEventFeed create(
+        DataSource dataSource, TaskQConfig config, JobListener listener, TestHooks hooks);
   }
 
   /** Makes the schedules client of a root. */

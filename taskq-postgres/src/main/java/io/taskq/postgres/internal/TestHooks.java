@@ -1,6 +1,8 @@
 package io.taskq.postgres.internal;
 
+import io.taskq.postgres.internal.bulk.BulkFaults;
 import io.taskq.postgres.internal.cron.CronFaults;
+import io.taskq.postgres.internal.feed.FeedFaults;
 import io.taskq.postgres.internal.worker.WorkerProbe;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -19,6 +21,8 @@ import org.jspecify.annotations.Nullable;
 public final class TestHooks {
   private final Runnable crash;
   private final CronFaults cronFaults = new CronFaults();
+  private final BulkFaults bulkFaults = new BulkFaults();
+  private final FeedFaults feedFaults = new FeedFaults();
   private volatile @Nullable WorkerProbe worker;
 
   private TestHooks(Runnable crash) {
@@ -33,6 +37,17 @@ public final class TestHooks {
    */
   public static TestHooks create(Runnable crash) {
     return new TestHooks(crash);
+  }
+
+  /**
+   * Hooks of a component made on its own, outside a TaskQ root (the project's tests make clients
+   * and feeds so): its fault seams work; there is no process to {@link #crash()}.
+   */
+  public static TestHooks detached() {
+    return new TestHooks(
+        () -> {
+          throw new IllegalStateException("these test hooks belong to no TaskQ root");
+        });
   }
 
   /**
@@ -72,6 +87,16 @@ public final class TestHooks {
   /** {@return the fault seams of the owner's cron loop, born disarmed} */
   public CronFaults cronFaults() {
     return cronFaults;
+  }
+
+  /** {@return the fault seams of the bulk drains of the owner's jobs client, born disarmed} */
+  public BulkFaults bulkFaults() {
+    return bulkFaults;
+  }
+
+  /** {@return the fault seams of the watches of the owner's reclaim event feed, born disarmed} */
+  public FeedFaults feedFaults() {
+    return feedFaults;
   }
 
   /** Records the owner's running worker (replacing an earlier one). */

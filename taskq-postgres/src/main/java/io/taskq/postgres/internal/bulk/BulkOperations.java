@@ -75,20 +75,23 @@ public final class BulkOperations {
   private final int timeoutSeconds;
   private final String workerPrefix;
   private final String wakeChannel;
-  private final BulkFaults faults = new BulkFaults();
+  private final BulkFaults faults;
 
   /**
    * @param batchSize {@code TASKQ_EVENT_WRITER_BATCH_SIZE}
    * @param batchTimeout {@code TASKQ_EVENT_WRITER_STATEMENT_TIMEOUT_MS}
    * @param timeoutSeconds the client's statement timeout, for the small statements
+   * @param faults the drains' test seams ({@code TestHooks}), disarmed in production
    */
   public BulkOperations(
       DataSource dataSource,
       SchemaName schema,
       int batchSize,
       Duration batchTimeout,
-      int timeoutSeconds) {
+      int timeoutSeconds,
+      BulkFaults faults) {
     this.dataSource = dataSource;
+    this.faults = faults;
     this.schema = schema;
     this.sql = NamedStatements.load("io/taskq/postgres/sql/bulk.sql", schema);
     this.executor = new BatchExecutor(schema);
@@ -97,11 +100,6 @@ public final class BulkOperations {
     this.timeoutSeconds = timeoutSeconds;
     this.workerPrefix = JobStatements.workerChannelPrefix(schema);
     this.wakeChannel = NotifyChannels.of(schema).wake().name();
-  }
-
-  /** The test seams of the drain. */
-  public BulkFaults faults() {
-    return faults;
   }
 
   /**

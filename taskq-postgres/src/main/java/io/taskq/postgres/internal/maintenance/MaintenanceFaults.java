@@ -29,11 +29,11 @@ public final class MaintenanceFaults {
   }
 
   /**
-   * Arms {@code faults} more faults (tests only).
+   * Arms {@code faults} more faults: only the tests of this package arm it, nothing outside can.
    *
    * @throws IllegalArgumentException when {@code faults} is negative
    */
-  public void arm(int faults) {
+  void arm(int faults) {
     if (faults < 0) {
       throw new IllegalArgumentException("faults must be at least 0, was " + faults);
     }
