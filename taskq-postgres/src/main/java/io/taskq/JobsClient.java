@@ -160,7 +160,11 @@ public final class JobsClient {
       return insertOwned(requests);
     }
     return EnqueueChain.run(
-        enqueueInterceptors, withActorPolicies(requests), false, this::insertOwned);
+        enqueueInterceptors,
+        EnqueueInterceptor.Kind.JOBS,
+        withActorPolicies(requests),
+        false,
+        this::insertOwned);
   }
 
   private List<Long> insertOwned(List<JobRequest> requests) {
@@ -207,6 +211,7 @@ public final class JobsClient {
     }
     return EnqueueChain.run(
         enqueueInterceptors,
+        EnqueueInterceptor.Kind.JOBS,
         withActorPolicies(requests),
         true,
         changed -> insertBorrowed(connection, changed));
@@ -330,6 +335,10 @@ public final class JobsClient {
    * @throws JobStoreException when the database call fails
    */
   public EnqueuedBatch enqueueBatch(BatchRequest request) {
+    return intercepted(request, false, this::insertBatchOwned);
+  }
+
+  private EnqueuedBatch insertBatchOwned(BatchRequest request) {
     validate(request);
     BatchRequest stamped = withActorPolicies(request);
     EnqueuedBatch batch;
@@ -353,6 +362,10 @@ public final class JobsClient {
    */
   public EnqueuedBatch enqueueBatch(Connection connection, BatchRequest request) {
     Objects.requireNonNull(connection, "connection");
+    return intercepted(request, true, r -> insertBatchBorrowed(connection, r));
+  }
+
+  private EnqueuedBatch insertBatchBorrowed(Connection connection, BatchRequest request) {
     validate(request);
     BatchRequest stamped = withActorPolicies(request);
     EnqueuedBatch batch;
@@ -362,6 +375,49 @@ public final class JobsClient {
       throw failure("enqueue a batch of", request.members().size(), e);
     }
     enqueued(request.members());
+    return batch;
+  }
+
+  /**
+   * P6: a batch through the enqueue interceptors ({@link EnqueueInterceptor.Kind#BATCH}): its
+   * members, then its hook's template, as one list; the changed list is a batch again (checked by
+   * {@link BatchRequest}'s rules) before {@code insert}.
+   */
+  private EnqueuedBatch intercepted(
+      BatchRequest request,
+      boolean onCallerConnection,
+      Function<BatchRequest, EnqueuedBatch> insert) {
+    Objects.requireNonNull(request, "request");
+    if (enqueueInterceptors.isEmpty()) {
+      return insert.apply(request);
+    }
+    BatchRequest stamped = withActorPolicies(request);
+    List<JobRequest> jobs = new ArrayList<>(stamped.members());
+    JobRequest hook = stamped.hook();
+    if (hook != null) {
+      jobs.add(hook);
+    }
+    int members = stamped.members().size();
+    EnqueuedBatch[] inserted = new EnqueuedBatch[1];
+    EnqueueChain.run(
+        enqueueInterceptors,
+        EnqueueInterceptor.Kind.BATCH,
+        jobs,
+        onCallerConnection,
+        changed -> {
+          BatchRequest again = BatchRequest.of(changed.subList(0, members));
+          if (hook != null) {
+            again = again.onComplete(changed.get(members));
+          }
+          EnqueuedBatch batch = insert.apply(again);
+          inserted[0] = batch;
+          return batch.jobIds();
+        });
+    EnqueuedBatch batch = inserted[0];
+    if (batch == null) {
+      throw new IllegalStateException(
+          "an enqueue interceptor returned without proceeding; a batch cannot be skipped");
+    }
     return batch;
   }
 
@@ -619,9 +675,9 @@ public final class JobsClient {
     }
 
     /**
-     * Adds an interceptor around every {@code enqueue} and {@code enqueueAll} of this client (P6),
-     * inside the ones added before it. {@link EnqueueInterceptor} states the contract. Default
-     * none.
+     * Adds an interceptor around every {@code enqueue}, {@code enqueueAll} and {@code enqueueBatch}
+     * of this client (P6), inside the ones added before it. {@link EnqueueInterceptor} states the
+     * contract. Default none.
      *
      * @param interceptor the interceptor to add
      * @return this builder

@@ -318,7 +318,8 @@ public final class TaskQ implements AutoCloseable {
         payloadFactories,
         testHooks,
         maintenanceListener,
-        jobListener);
+        jobListener,
+        enqueueInterceptors);
   }
 
   /** A7: what {@code TASKQ_MIGRATE} asks for: apply what is pending, verify, or skip. */
@@ -855,9 +856,10 @@ public final class TaskQ implements AutoCloseable {
     }
 
     /**
-     * Adds an interceptor around every enqueue through {@link TaskQ#jobs()} (P6), inside the ones
-     * added before it: the place to stamp trace context or tenancy on the jobs as labels. {@link
-     * EnqueueInterceptor} states the contract. Default none.
+     * Adds an interceptor around every enqueue through {@link TaskQ#jobs()} (P6), batches included,
+     * and around the fires of this TaskQ's cron loop, inside the ones added before it: the place to
+     * stamp trace context or tenancy on the jobs as labels. {@link EnqueueInterceptor} states the
+     * contract. Default none.
      *
      * @param interceptor the interceptor to add
      * @return this builder

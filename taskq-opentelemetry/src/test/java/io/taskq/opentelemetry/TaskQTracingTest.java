@@ -21,11 +21,15 @@ import io.taskq.RetryPolicy.Backoff;
 import io.taskq.SchemaName;
 import io.taskq.TaskQ;
 import io.taskq.TaskQConfig;
+import io.taskq.bulk.BatchRequest;
+import io.taskq.bulk.EnqueuedBatch;
+import io.taskq.cron.Schedule;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -215,6 +219,98 @@ class TaskQTracingTest {
       assertThat(untracedSpan.getKind()).isEqualTo(SpanKind.CONSUMER);
       assertThat(untracedSpan.getAttributes().get(TaskQTracing.OUTCOME)).isEqualTo("succeeded");
       assertThat(handlerTraceIds.get(untraced)).isEqualTo(untracedSpan.getTraceId());
+    }
+  }
+
+  @Test
+  @SuppressWarnings("try") // the scope is closed by the try, not referenced in it
+  void aBatchsMembersAndItsCompletionHook_carryTraceContext_toTheirExecutionSpans(
+      TestServices services) throws Exception {
+    Span request = otel.getTracer("test").spanBuilder("import request").startSpan();
+    EnqueuedBatch batch;
+    try (TaskQ taskq = taskq(services)) {
+      taskq.register(recording("import-row"));
+      taskq.register(recording("import-done"));
+      taskq.start();
+      try (Scope unused = request.makeCurrent()) {
+        batch =
+            taskq
+                .jobs()
+                .enqueueBatch(
+                    BatchRequest.of(
+                            List.of(
+                                JobRequest.of("import-row", "{}"),
+                                JobRequest.of("import-row", "{}")))
+                        .onComplete(JobRequest.of("import-done", "{}")));
+      } finally {
+        request.end();
+      }
+      for (long member : batch.jobIds()) {
+        assertThat(awaitTerminal(taskq, member)).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(taskq.jobs().find(member).orElseThrow().labels())
+            .containsKey(TaskQTracing.TRACEPARENT_LABEL);
+      }
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> taskq.jobs().findBatch(batch.batchId()).orElseThrow().hookJobId() != null);
+      long hook =
+          Objects.requireNonNull(taskq.jobs().findBatch(batch.batchId()).orElseThrow().hookJobId());
+      assertThat(awaitTerminal(taskq, hook)).isEqualTo(JobStatus.SUCCEEDED);
+      // The hook's job was inserted by the completing member's transaction, from the template
+      // the enqueue interceptor stamped.
+      assertThat(taskq.jobs().find(hook).orElseThrow().labels())
+          .containsKey(TaskQTracing.TRACEPARENT_LABEL);
+
+      List<SpanData> rowEnqueues = awaitSpans("enqueue import-row", 2);
+      SpanData hookEnqueue = awaitSpans("enqueue import-done", 1).get(0);
+      List<SpanData> rows = awaitSpans("process import-row", 2);
+      SpanData done = awaitSpans("process import-done", 1).get(0);
+      for (SpanData enqueue : rowEnqueues) {
+        assertThat(enqueue.getParentSpanId()).isEqualTo(request.getSpanContext().getSpanId());
+      }
+      assertThat(hookEnqueue.getParentSpanId()).isEqualTo(request.getSpanContext().getSpanId());
+      for (SpanData row : rows) {
+        assertThat(row.getTraceId()).isEqualTo(request.getSpanContext().getTraceId());
+        assertThat(rowEnqueues).extracting(SpanData::getSpanId).contains(row.getParentSpanId());
+      }
+      assertThat(done.getTraceId()).isEqualTo(request.getSpanContext().getTraceId());
+      assertThat(done.getParentSpanId()).isEqualTo(hookEnqueue.getSpanId());
+      assertThat(handlerTraceIds.get(hook)).isEqualTo(request.getSpanContext().getTraceId());
+    }
+  }
+
+  @Test
+  void aCronFire_carriesTraceContext_fromTheTicksEnqueueSpanToItsExecutionSpan(
+      TestServices services) throws Exception {
+    TaskQConfig config =
+        TaskQConfig.builder()
+            .schemaName(services.schema())
+            .pollInterval(Duration.ofMillis(100))
+            .shutdownGrace(Duration.ofSeconds(5))
+            .build();
+    try (TaskQ taskq =
+        TaskQ.builder(services.dataSource())
+            .config(config)
+            .interceptEnqueue(tracing.enqueueInterceptor())
+            .intercept(tracing.jobInterceptor())
+            .build()) {
+      taskq.register(recording("heartbeat"));
+      taskq.start();
+      taskq.schedules().put(Schedule.builder("every-second", "heartbeat", "* * * * * *").build());
+      SpanData process = awaitSpans("process heartbeat", 1).get(0);
+      long id = process.getAttributes().get(TaskQTracing.JOB_ID);
+      assertThat(taskq.jobs().find(id).orElseThrow().labels())
+          .containsKey(TaskQTracing.TRACEPARENT_LABEL)
+          .containsEntry("taskq.cron.schedule", "every-second");
+      SpanData enqueue =
+          awaitSpans("enqueue heartbeat", 1).stream()
+              .filter(s -> Long.valueOf(id).equals(s.getAttributes().get(TaskQTracing.JOB_ID)))
+              .findFirst()
+              .orElseThrow();
+      assertThat(enqueue.getKind()).isEqualTo(SpanKind.PRODUCER);
+      assertThat(process.getParentSpanId()).isEqualTo(enqueue.getSpanId());
+      assertThat(process.getTraceId()).isEqualTo(enqueue.getTraceId());
+      assertThat(handlerTraceIds.get(id)).isEqualTo(enqueue.getTraceId());
     }
   }
 

@@ -17,13 +17,13 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * where {@code failed} counts failed and crashed members. The hook is a template stamped into the
- * batch row when it is created (actor, queue, priority, payload and retry policy), so the job it
- * becomes does not depend on code running at completion time.
+ * batch row when it is created (actor, queue, priority, payload, retry policy and labels), so the
+ * job it becomes does not depend on code running at completion time.
  *
  * <p>Rules, checked when the request is built: at least one member, at most {@value #MAX_MEMBERS};
  * no member may be {@code unique_for} (a unique enqueue may return an existing job, which cannot
  * join a new batch); the hook runs as soon as the batch completes, so it may not set a run time,
- * delay, deadline, labels or uniqueness.
+ * delay, deadline or uniqueness.
  */
 public final class BatchRequest {
   /** The most members one batch may have. */
@@ -69,11 +69,10 @@ public final class BatchRequest {
 
   /**
    * {@return this batch with {@code hook} as its completion hook: the hook's actor, queue,
-   * priority, payload and retry policy make the job enqueued when the batch completes}
+   * priority, payload, retry policy and labels make the job enqueued when the batch completes}
    *
    * @param hook the job to enqueue when the batch completes
-   * @throws IllegalArgumentException when the hook sets a run time, delay, deadline, labels or
-   *     uniqueness
+   * @throws IllegalArgumentException when the hook sets a run time, delay, deadline or uniqueness
    */
   public BatchRequest onComplete(JobRequest hook) {
     Objects.requireNonNull(hook, "hook");
@@ -84,8 +83,6 @@ public final class BatchRequest {
       option = "delay";
     } else if (hook.scheduleToClose() != null) {
       option = "scheduleToClose";
-    } else if (!hook.labels().isEmpty()) {
-      option = "labels";
     } else if (hook.uniqueKey() != null) {
       option = "uniqueFor";
     }
@@ -95,7 +92,7 @@ public final class BatchRequest {
               + hook.actor()
               + "') sets "
               + option
-              + "; a hook takes only actor, queue, priority, payload and retry policy");
+              + "; a hook takes only actor, queue, priority, payload, retry policy and labels");
     }
     return new BatchRequest(members, hook);
   }

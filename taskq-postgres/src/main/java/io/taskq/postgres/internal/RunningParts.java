@@ -1,6 +1,7 @@
 package io.taskq.postgres.internal;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.taskq.EnqueueInterceptor;
 import io.taskq.TaskQConfig;
 import io.taskq.postgres.internal.cron.CronLoop;
 import io.taskq.postgres.internal.cron.PayloadFactories;
@@ -13,6 +14,7 @@ import io.taskq.spi.MaintenanceHealth;
 import io.taskq.spi.MaintenanceListener;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -42,14 +44,18 @@ public final class RunningParts {
     worker = started;
   }
 
-  /** Starts campaigning for the schema's maintenance leadership and the cron loop. */
+  /**
+   * Starts campaigning for the schema's maintenance leadership and the cron loop, whose fires pass
+   * through {@code enqueueInterceptors} (P6).
+   */
   public void startMaintenanceAndCron(
       DataSource dataSource,
       LeaderConnectionSource leaderSource,
       PayloadFactories payloadFactories,
       TestHooks hooks,
       MaintenanceListener listener,
-      JobListener jobListener) {
+      JobListener jobListener,
+      List<EnqueueInterceptor> enqueueInterceptors) {
     Maintenance started =
         Maintenance.builder(dataSource, config.schemaName(), leaderSource)
             .settings(MaintenanceSettings.from(config))
@@ -60,7 +66,13 @@ public final class RunningParts {
     maintenance = started;
     CronLoop loop =
         CronLoop.create(
-            dataSource, config, payloadFactories, hooks.cronFaults(), listener, jobListener);
+            dataSource,
+            config,
+            payloadFactories,
+            hooks.cronFaults(),
+            listener,
+            jobListener,
+            enqueueInterceptors);
     cron = loop;
     loop.start();
   }

@@ -4,12 +4,13 @@
 -- name: insert_batch
 -- L9: the batch row, with the hook template stamped into it (V002's comment on batches).
 -- A batch without a hook stores NULL actor and queue; the other hook columns keep their values.
+-- V010: the template's labels too (an enqueue interceptor's trace context reaches the hook job).
 -- Binds: total, hook actor, hook queue, priority, payload, max attempts, backoff, base ms, cap ms,
--- jitter.
+-- jitter, labels.
 INSERT INTO {schema}.batches
   (total, hook_actor, hook_queue, hook_priority, hook_payload, hook_max_attempts,
-   hook_retry_backoff, hook_retry_base_ms, hook_retry_cap_ms, hook_retry_jitter)
-VALUES (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?)
+   hook_retry_backoff, hook_retry_base_ms, hook_retry_cap_ms, hook_retry_jitter, hook_labels)
+VALUES (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?::jsonb)
 RETURNING id
 
 -- name: attach_members

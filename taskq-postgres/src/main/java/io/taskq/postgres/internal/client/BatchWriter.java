@@ -6,6 +6,7 @@ import io.taskq.SchemaName;
 import io.taskq.bulk.BatchInfo;
 import io.taskq.bulk.BatchRequest;
 import io.taskq.bulk.EnqueuedBatch;
+import io.taskq.postgres.internal.JsonWriter;
 import io.taskq.postgres.internal.NamedStatements;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -79,6 +80,8 @@ public final class BatchWriter {
       ps.setLong(8, policy.base().toMillis());
       ps.setLong(9, policy.cap().toMillis());
       ps.setDouble(10, policy.jitter());
+      ps.setString(
+          11, hook == null || hook.labels().isEmpty() ? "{}" : JsonWriter.object(hook.labels()));
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return rs.getLong(1);

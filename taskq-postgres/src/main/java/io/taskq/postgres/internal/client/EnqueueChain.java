@@ -8,6 +8,7 @@ import java.util.function.Function;
 /** One pass through the enqueue interceptors (P6), ending in the insert. */
 public final class EnqueueChain implements EnqueueInterceptor.Enqueue {
   private final List<EnqueueInterceptor> interceptors;
+  private final EnqueueInterceptor.Kind kind;
   private final int index;
   private final List<JobRequest> requests;
   private final boolean onCallerConnection;
@@ -16,26 +17,37 @@ public final class EnqueueChain implements EnqueueInterceptor.Enqueue {
 
   private EnqueueChain(
       List<EnqueueInterceptor> interceptors,
+      EnqueueInterceptor.Kind kind,
       int index,
       List<JobRequest> requests,
       boolean onCallerConnection,
       Function<List<JobRequest>, List<Long>> insert) {
     this.interceptors = interceptors;
+    this.kind = kind;
     this.index = index;
     this.requests = requests;
     this.onCallerConnection = onCallerConnection;
     this.insert = insert;
   }
 
-  /** Runs {@code requests} through {@code interceptors} (not empty), then {@code insert}. */
+  /**
+   * Runs {@code requests} through {@code interceptors} (not empty), then {@code insert}, which
+   * checks the changed requests as its path checks its input.
+   */
   public static List<Long> run(
       List<EnqueueInterceptor> interceptors,
+      EnqueueInterceptor.Kind kind,
       List<JobRequest> requests,
       boolean onCallerConnection,
       Function<List<JobRequest>, List<Long>> insert) {
     return interceptors
         .get(0)
-        .intercept(new EnqueueChain(interceptors, 0, requests, onCallerConnection, insert));
+        .intercept(new EnqueueChain(interceptors, kind, 0, requests, onCallerConnection, insert));
+  }
+
+  @Override
+  public EnqueueInterceptor.Kind kind() {
+    return kind;
   }
 
   @Override
@@ -73,6 +85,7 @@ public final class EnqueueChain implements EnqueueInterceptor.Enqueue {
     }
     return interceptors
         .get(following)
-        .intercept(new EnqueueChain(interceptors, following, next, onCallerConnection, insert));
+        .intercept(
+            new EnqueueChain(interceptors, kind, following, next, onCallerConnection, insert));
   }
 }

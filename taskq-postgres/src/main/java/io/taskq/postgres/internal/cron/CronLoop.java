@@ -1,5 +1,6 @@
 package io.taskq.postgres.internal.cron;
 
+import io.taskq.EnqueueInterceptor;
 import io.taskq.JobRequest;
 import io.taskq.SchemaName;
 import io.taskq.TaskQConfig;
@@ -9,6 +10,7 @@ import io.taskq.spi.JobListener;
 import io.taskq.spi.MaintenanceListener;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -74,6 +76,21 @@ public final class CronLoop implements AutoCloseable {
       CronFaults faults,
       MaintenanceListener listener,
       JobListener jobListener) {
+    return create(dataSource, config, factories, faults, listener, jobListener, List.of());
+  }
+
+  /**
+   * A loop of {@code config}'s schema whose fires pass through {@code interceptors} (P6), the
+   * TaskQ's enqueue interceptors (not started).
+   */
+  public static CronLoop create(
+      DataSource dataSource,
+      TaskQConfig config,
+      PayloadFactories factories,
+      CronFaults faults,
+      MaintenanceListener listener,
+      JobListener jobListener,
+      List<EnqueueInterceptor> interceptors) {
     CronTick tick =
         new CronTick(
             config.schemaName(),
@@ -83,7 +100,8 @@ public final class CronLoop implements AutoCloseable {
             config.cronAutoDisableThreshold(),
             config.dispatcherCommandTimeout(),
             config.maxPayloadBytes(),
-            System::nanoTime);
+            System::nanoTime,
+            interceptors);
     return new CronLoop(
         config.schemaName(),
         Objects.requireNonNull(dataSource, "dataSource"),

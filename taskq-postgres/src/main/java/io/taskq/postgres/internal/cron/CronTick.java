@@ -1,5 +1,6 @@
 package io.taskq.postgres.internal.cron;
 
+import io.taskq.EnqueueInterceptor;
 import io.taskq.JobRequest;
 import io.taskq.PayloadFactory;
 import io.taskq.RetryPolicy;
@@ -10,6 +11,7 @@ import io.taskq.cron.CronExpression;
 import io.taskq.cron.MisfirePolicy;
 import io.taskq.cron.ScheduledFire;
 import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.client.EnqueueChain;
 import io.taskq.postgres.internal.client.JobInserter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -41,7 +43,8 @@ import org.slf4j.LoggerFactory;
  *       rows, {@code FOR UPDATE SKIP LOCKED};
  *   <li>plan each schedule alone: a payload-factory exception, a missing {@code actor_config} row
  *       or a bad payload fails that schedule only;
- *   <li>enqueue every planned fire in one batched statement ({@link JobInserter});
+ *   <li>enqueue every planned fire in one batched statement ({@link JobInserter}), through the
+ *       enqueue interceptors when there are some (P6, {@link EnqueueInterceptor.Kind#CRON});
  *   <li>one UPDATE for the fired schedules, one for the failed ones (failure count, sanitised
  *       error, auto-disable at {@code TASKQ_CRON_AUTO_DISABLE_THRESHOLD});
  *   <li>restore the captured timeout and COMMIT.
@@ -77,6 +80,7 @@ public final class CronTick {
   private final int autoDisableThreshold;
   private final Duration deadline;
   private final LongSupplier nanoTime;
+  private final List<EnqueueInterceptor> interceptors;
 
   /**
    * What one tick did.
@@ -115,6 +119,37 @@ public final class CronTick {
       Duration deadline,
       long maxPayloadBytes,
       LongSupplier nanoTime) {
+    this(
+        schema,
+        factories,
+        faults,
+        tickLimit,
+        autoDisableThreshold,
+        deadline,
+        maxPayloadBytes,
+        nanoTime,
+        List.of());
+  }
+
+  /**
+   * A tick of {@code schema} whose fires pass through {@code interceptors} (P6) before the insert.
+   *
+   * @param tickLimit the most schedules one tick selects ({@code TASKQ_CRON_TICK_LIMIT})
+   * @param autoDisableThreshold failures in a row that disable a schedule; 0 never
+   * @param deadline the whole tick's budget ({@code TASKQ_DISPATCHER_COMMAND_TIMEOUT})
+   * @param maxPayloadBytes the enqueue payload limit ({@code TASKQ_MAX_PAYLOAD_BYTES})
+   * @param interceptors the TaskQ's enqueue interceptors, outermost first
+   */
+  public CronTick(
+      SchemaName schema,
+      PayloadFactories factories,
+      CronFaults faults,
+      int tickLimit,
+      int autoDisableThreshold,
+      Duration deadline,
+      long maxPayloadBytes,
+      LongSupplier nanoTime,
+      List<EnqueueInterceptor> interceptors) {
     if (tickLimit < 1) {
       throw new IllegalArgumentException("cron tick limit must be at least 1, was " + tickLimit);
     }
@@ -133,6 +168,7 @@ public final class CronTick {
     this.autoDisableThreshold = autoDisableThreshold;
     this.deadline = deadline;
     this.nanoTime = nanoTime;
+    this.interceptors = List.copyOf(interceptors);
   }
 
   /**
@@ -184,25 +220,64 @@ public final class CronTick {
       plan(d, fired, failed);
     }
     long[] ids = new long[0];
+    List<JobRequest> enqueued = fired.stream().map(Fired::request).toList();
     if (!fired.isEmpty()) {
       applyTimeout(c, start);
       faults.insert().check();
-      ids =
-          inserter.insert(c, fired.stream().map(Fired::request).toList()).stream()
-              .mapToLong(Long::longValue)
-              .toArray();
+      List<List<JobRequest>> inserted = new ArrayList<>(List.of(enqueued));
+      ids = insert(c, enqueued, inserted).stream().mapToLong(Long::longValue).toArray();
+      enqueued = inserted.get(0);
     }
     applyTimeout(c, start);
     updateFired(c, fired, ids);
     List<String> disabled = updateFailed(c, failed);
     restoreTimeout(c, previous);
-    return new Result(
-        true,
-        due.size(),
-        fired.size(),
-        failed.size(),
-        disabled,
-        fired.stream().map(Fired::request).toList());
+    return new Result(true, due.size(), fired.size(), failed.size(), disabled, enqueued);
+  }
+
+  /**
+   * The tick's one insert, through the enqueue interceptors when there are some (P6): what they
+   * changed is checked as a fire is, and stored as {@code inserted}'s one element for the listener.
+   * A failure here (an interceptor's exception included) is insert-level: it rolls the whole tick
+   * back.
+   */
+  private List<Long> insert(
+      Connection c, List<JobRequest> requests, List<List<JobRequest>> inserted)
+      throws SQLException {
+    if (interceptors.isEmpty()) {
+      return inserter.insert(c, requests);
+    }
+    try {
+      return EnqueueChain.run(
+          interceptors,
+          EnqueueInterceptor.Kind.CRON,
+          requests,
+          true,
+          changed -> {
+            inserter.validate(changed);
+            inserted.set(0, changed);
+            try {
+              return inserter.insert(c, changed);
+            } catch (SQLException e) {
+              throw new InsertFailed(e);
+            }
+          });
+    } catch (InsertFailed e) {
+      throw e.sql;
+    }
+  }
+
+  /** Carries the insert's {@link SQLException} out of the interceptor chain. */
+  private static final class InsertFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    @SuppressWarnings("serial") // never serialized
+    private final SQLException sql;
+
+    InsertFailed(SQLException sql) {
+      super(sql);
+      this.sql = sql;
+    }
   }
 
   /** A due schedule as selected. */
