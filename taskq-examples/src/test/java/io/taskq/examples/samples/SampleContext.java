@@ -1,6 +1,9 @@
 package io.taskq.examples.samples;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.taskq.Actor;
 import io.taskq.JobHandler;
+import io.taskq.JobInterceptor;
 import io.taskq.JobsClient;
 import io.taskq.PayloadCodec;
 import io.taskq.SchemaName;
@@ -11,6 +14,7 @@ import io.taskq.feed.ReclaimEvent;
 import io.taskq.progress.Progress;
 import io.taskq.redis.RedisConnector;
 import io.taskq.spi.MaintenanceListener;
+import io.taskq.testing.TestServices;
 import java.nio.file.Path;
 import java.util.List;
 import javax.sql.DataSource;
@@ -46,6 +50,11 @@ public abstract class SampleContext {
   protected FeedCursor cursor;
   protected SchemaName schema;
   protected String token;
+  protected TestServices services;
+  protected ObjectMapper objectMapper;
+  protected OrderService orders;
+  protected Actor<String> confirmations;
+  protected JobInterceptor rateGuard;
 
   /**
    * An argument a sample leaves out: {@code taskq.register(...)}. Samples are compiled, never run;
@@ -62,9 +71,18 @@ public abstract class SampleContext {
 
   protected void store(Object cursorOrToken) {}
 
-  /** Sends mail; returns nothing, as a real mailer would. */
+  /** Sends mail; returns nothing, as a real mailer would. A test's mailer records what it sent. */
   public interface Mailer {
     void send(String json);
+
+    default List<String> sent() {
+      return List.of();
+    }
+  }
+
+  /** The application's code that enqueues: places an order, enqueuing its confirmation. */
+  public interface OrderService {
+    void place(long orderId, String customer);
   }
 
   /** Renders a report; returns nothing. */
