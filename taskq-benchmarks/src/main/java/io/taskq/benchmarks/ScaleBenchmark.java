@@ -24,12 +24,19 @@ import java.util.Locale;
  * down by relation.
  */
 public final class ScaleBenchmark {
-  private static final List<Clutter> TABLES =
-      List.of(
-          new Clutter("nothing else", 0, false),
-          new Clutter("100 000 pending, other queue", 100_000, false),
-          new Clutter("1 000 000 pending, other queue", 1_000_000, false),
-          new Clutter("1 000 000 finished, not pruned", 1_000_000, true));
+  /** The four tables, by their number in {@code --tables}: 1 000 000 rows at the defaults. */
+  private static List<Clutter> tables(int rows) {
+    return List.of(
+        new Clutter("nothing else", 0, false),
+        new Clutter(count(rows / 10) + " pending, other queue", rows / 10, false),
+        new Clutter(count(rows) + " pending, other queue", rows, false),
+        new Clutter(count(rows) + " finished, not pruned", rows, true));
+  }
+
+  /** 1000000 as "1 000 000", as the figures in docs/benchmarks.md are written. */
+  private static String count(int n) {
+    return String.format(Locale.ROOT, "%,d", n).replace(',', ' ');
+  }
 
   private final BenchDatabase db;
   private final RawSqlBaseline raw;
@@ -54,10 +61,14 @@ public final class ScaleBenchmark {
 
   /**
    * Flags: {@code --jobs} (20 000), {@code --threads} (8), {@code --pickup-jobs} (200), {@code
-   * --enqueue-jobs} (1 000 000), {@code --soak-jobs} (1 000 000), {@code --backlog-rows} (50 000).
+   * --other-rows} (1 000 000: the rows of the large tables; the middle one holds a tenth), {@code
+   * --tables} (1234: which of the four tables, by number), {@code --enqueue-jobs} (1 000 000),
+   * {@code --soak-jobs} (1 000 000), {@code --backlog-rows} (50 000). A size of 0 skips its part.
    */
   public static void main(String[] args) throws Exception {
     int jobs = Benchmark.intArg(args, "--jobs", 20_000);
+    int otherRows = Benchmark.intArg(args, "--other-rows", 1_000_000);
+    String tables = stringArg(args, "--tables", "1234");
     int threads = Benchmark.intArg(args, "--threads", 8);
     int pickup = Benchmark.intArg(args, "--pickup-jobs", 200);
     int enqueue = Benchmark.intArg(args, "--enqueue-jobs", 1_000_000);
@@ -72,15 +83,43 @@ public final class ScaleBenchmark {
     try (BenchDatabase db = BenchDatabase.open(SchemaName.of(Benchmark.SCHEMA), threads + 8)) {
       ScaleBenchmark bench = new ScaleBenchmark(db, jobs, threads, pickup);
       bench.warmUp();
-      for (Clutter table : TABLES) {
-        bench.measure(table);
+      List<Clutter> all = tables(otherRows);
+      for (int i = 0; i < all.size(); i++) {
+        if (tables.indexOf((char) ('1' + i)) >= 0) {
+          bench.measure(all.get(i));
+        }
       }
-      bench.enqueue(enqueue);
+      if (enqueue > 0) {
+        bench.enqueue(enqueue);
+      }
     }
-    Benchmark.main(
-        new String[] {
-          "--figures", "de", "--soak-jobs", "" + soak, "--backlog-rows", "" + backlog, "--runs", "1"
-        });
+    String figures = (soak > 0 ? "d" : "") + (backlog > 0 ? "e" : "");
+    if (!figures.isEmpty()) {
+      Benchmark.main(
+          new String[] {
+            "--figures",
+            figures,
+            "--soak-jobs",
+            "" + Math.max(soak, 1),
+            "--backlog-rows",
+            "" + Math.max(backlog, 1),
+            "--runs",
+            "1"
+          });
+    }
+  }
+
+  private static String stringArg(String[] args, String name, String fallback) {
+    for (int i = 0; i + 1 < args.length; i++) {
+      if (args[i].equals(name)) {
+        if (!args[i + 1].matches("[1-4]+")) {
+          throw new IllegalArgumentException(
+              name + " takes the numbers of the tables, 1 to 4 (e.g. 13), was " + args[i + 1]);
+        }
+        return args[i + 1];
+      }
+    }
+    return fallback;
   }
 
   private void warmUp() throws Exception {
@@ -201,10 +240,7 @@ public final class ScaleBenchmark {
     db.execute(
         "DELETE FROM "
             + db.table("jobs")
-            + " WHERE status = 'succeeded' AND attempt > 0"
-            + " AND id IN (SELECT job_id FROM "
-            + db.table("job_attempts")
-            + ")");
+            + " WHERE status = 'succeeded' AND payload <> '{}'::jsonb");
     db.execute("TRUNCATE " + db.table("job_attempts"));
     try (HikariDataSource other = db.otherPool(2);
         WorkerRun worker = new WorkerRun(db, threads, PickupRun.POLL_INTERVAL)) {
@@ -268,27 +304,44 @@ public final class ScaleBenchmark {
       String sql =
           "SELECT COALESCE(pg_filenode_relation(0, substring(block_ref FROM"
               + " 'rel \\d+/\\d+/(\\d+)')::oid)::text, resource_manager) AS rel,"
-              + " sum(record_length)::float8 / ? AS bytes, count(*)::float8 / ? AS records"
+              + " sum(record_length)::float8 / ? AS bytes, count(*)::float8 / ? AS records,"
+              + " sum(fpi_length)::float8 / ? AS fpi"
               + " FROM pg_get_wal_records_info(?::pg_lsn, pg_current_wal_flush_lsn())"
               + " GROUP BY 1 ORDER BY 2 DESC";
       StringBuilder out = new StringBuilder();
+      double bytes = 0;
+      double records = 0;
+      double fpi = 0;
       try (Connection c = pool.getConnection();
           PreparedStatement ps = c.prepareStatement(sql)) {
         ps.setInt(1, jobs);
         ps.setInt(2, jobs);
-        ps.setString(3, from);
+        ps.setInt(3, jobs);
+        ps.setString(4, from);
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
             out.append(
                 String.format(
                     Locale.ROOT,
-                    "    %-40s %7.1f B %6.2f records%n",
+                    "    %-40s %7.1f B %6.2f records (full-page images %.1f B)%n",
                     rs.getString(1),
                     rs.getDouble(2),
-                    rs.getDouble(3)));
+                    rs.getDouble(3),
+                    rs.getDouble(4)));
+            bytes += rs.getDouble(2);
+            records += rs.getDouble(3);
+            fpi += rs.getDouble(4);
           }
         }
       }
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "    %-40s %7.1f B %6.2f records (full-page images %.1f B)%n",
+              "total",
+              bytes,
+              records,
+              fpi));
       return out.toString();
     }
   }
