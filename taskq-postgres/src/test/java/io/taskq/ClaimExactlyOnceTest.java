@@ -56,9 +56,11 @@ class ClaimExactlyOnceTest {
       await()
           .atMost(Duration.ofMinutes(2))
           .until(() -> db.count("jobs WHERE status = 'succeeded'") == JOBS);
-      assertThat(db.count("job_attempts WHERE worker_id IS NOT NULL")).isEqualTo(JOBS);
+      assertThat(db.count("job_attempt_history WHERE worker_id IS NOT NULL")).isEqualTo(JOBS);
       assertThat(
-              db.rows(db.sql("SELECT DISTINCT worker_id FROM {schema}.job_attempts")).stream()
+              db
+                  .rows(db.sql("SELECT DISTINCT worker_id FROM {schema}.job_attempt_history"))
+                  .stream()
                   .map(r -> r.get("worker_id")))
           .allMatch(workerIds::contains);
     } finally {
@@ -66,7 +68,7 @@ class ClaimExactlyOnceTest {
     }
     assertThat(runs.keySet()).containsExactlyInAnyOrderElementsOf(ids);
     assertThat(runs.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
-    assertThat(db.count("job_attempts")).isEqualTo(JOBS);
+    assertThat(db.count("job_attempt_history")).isEqualTo(JOBS);
     assertThat(db.count("jobs WHERE attempt <> 1")).isZero();
     assertThat(db.count("workers")).isZero();
   }

@@ -127,7 +127,7 @@ class ConcurrencyCapsTest {
             "WITH a AS (SELECT "
                 + groupExpr
                 + " AS g, a.started_at AS s, a.finished_at AS f"
-                + "   FROM {schema}.job_attempts a JOIN {schema}.jobs j ON j.id = a.job_id"
+                + "   FROM {schema}.job_attempt_history a JOIN {schema}.jobs j ON j.id = a.job_id"
                 + "  WHERE "
                 + attemptFilter
                 + "),"
@@ -191,7 +191,7 @@ class ConcurrencyCapsTest {
     }
     // Waiting for a slot never used up an attempt, and every slot came back.
     assertThat(db.count("jobs WHERE attempt <> 1")).isZero();
-    assertThat(db.count("job_attempts")).isEqualTo(240);
+    assertThat(db.count("job_attempt_history")).isEqualTo(240);
     assertThat(heldSlots(db)).isZero();
     assertThat(db.count("reservation_slots WHERE keyed AND scope_kind = 'key'"))
         .isBetween(4L, 4L * perKey);
@@ -251,7 +251,7 @@ class ConcurrencyCapsTest {
     assertThat(db.count("jobs WHERE status = 'pending' AND attempt = 0")).isEqualTo(19);
     assertThat(
             db.count(
-                "job_attempts a JOIN {schema}.jobs j ON j.id = a.job_id"
+                "job_attempt_history a JOIN {schema}.jobs j ON j.id = a.job_id"
                     + " WHERE j.concurrency_key = 'hot'"))
         .isZero();
 

@@ -120,7 +120,7 @@ class GracefulShutdownTest {
     }
     assertThat(runs.keySet()).containsExactlyInAnyOrderElementsOf(ids);
     assertThat(runs.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
-    assertThat(db.count("job_attempts WHERE outcome = 'succeeded'")).isEqualTo(ids.size());
+    assertThat(db.count("job_attempt_history WHERE outcome = 'succeeded'")).isEqualTo(ids.size());
     // Max attempts 1, yet the released jobs ran: releasing did not use up their only attempt.
     assertThat(db.job(releasedJob).get("attempt")).isEqualTo(1);
   }
@@ -153,11 +153,11 @@ class GracefulShutdownTest {
           .atMost(Duration.ofSeconds(60))
           .until(() -> db.count("jobs WHERE status = 'succeeded'") == jobs);
     }
-    assertThat(db.count("job_attempts WHERE outcome = 'succeeded'")).isEqualTo(jobs);
+    assertThat(db.count("job_attempt_history WHERE outcome = 'succeeded'")).isEqualTo(jobs);
     assertThat(
             db.queryLong(
                 db.sql(
-                    "SELECT count(DISTINCT job_id) FROM {schema}.job_attempts"
+                    "SELECT count(DISTINCT job_id) FROM {schema}.job_attempt_history"
                         + " WHERE outcome = 'succeeded'")))
         .isEqualTo(ids.size());
   }

@@ -54,7 +54,7 @@ class LoopFaultsTest {
       assertThat(worker.faults().complete().remaining()).isZero();
     }
     assertThat(runs).hasValue(20);
-    assertThat(db.count("job_attempts")).isEqualTo(20);
+    assertThat(db.count("job_attempt_history")).isEqualTo(20);
   }
 
   @Test

@@ -124,8 +124,8 @@ class RateLimitedActorTest {
   /** No attempt burned: each job ran once, as attempt 1, with one attempt row. */
   private void assertNoAttemptBurned(int jobs) {
     assertThat(count("jobs WHERE attempt = 1 AND status = 'succeeded'")).isEqualTo(jobs);
-    assertThat(count("job_attempts")).isEqualTo(jobs);
-    assertThat(count("job_attempts WHERE outcome <> 'succeeded'")).isZero();
+    assertThat(count("job_attempt_history")).isEqualTo(jobs);
+    assertThat(count("job_attempt_history WHERE outcome <> 'succeeded'")).isZero();
   }
 
   /** When an admitted decision was asked for, and when it came back (the test's clock). */

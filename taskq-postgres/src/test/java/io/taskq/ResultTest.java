@@ -46,7 +46,9 @@ class ResultTest {
     Instant expires = (Instant) job.get("result_expires_at");
     assertThat(Duration.between(finished, expires))
         .isBetween(Duration.ofHours(2).minusSeconds(1), Duration.ofHours(2).plusSeconds(1));
-    assertThat(job.get("locked_by")).isNull();
+    assertThat(job.get("lock_expires_at")).isNull();
+    // X2: the row keeps the worker that ran the success (its attempt's record, V011).
+    assertThat(job.get("locked_by")).isNotNull();
     assertThat(job.get("attempt")).isEqualTo(1);
     List<Map<String, Object>> attempts = db.attempts(id);
     assertThat(attempts)
@@ -157,6 +159,6 @@ class ResultTest {
     assertThat(String.valueOf(db.job(poison).get("error_message")))
         .startsWith("the database refused the handler's result: ");
     assertThat(db.count("jobs WHERE status = 'succeeded' AND result = '[true]'")).isEqualTo(5);
-    assertThat(db.count("job_attempts")).isEqualTo(6);
+    assertThat(db.count("job_attempt_history")).isEqualTo(6);
   }
 }

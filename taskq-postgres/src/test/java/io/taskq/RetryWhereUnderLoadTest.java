@@ -87,7 +87,7 @@ class RetryWhereUnderLoadTest {
     }
     assertThat(runs).hasSize(JOBS);
     assertThat(runs.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
-    assertThat(db.count("job_attempts WHERE outcome = 'succeeded'")).isEqualTo(JOBS);
+    assertThat(db.count("job_attempt_history WHERE outcome = 'succeeded'")).isEqualTo(JOBS);
     assertThat(db.count("jobs WHERE attempt = 2 AND max_attempts = 2")).isEqualTo(JOBS);
   }
 }

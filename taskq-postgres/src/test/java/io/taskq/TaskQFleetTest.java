@@ -269,7 +269,7 @@ class TaskQFleetTest {
     List<Map<String, Object>> succeeded =
         db.rows(
             db.sql(
-                "SELECT job_id, count(*) AS n FROM {schema}.job_attempts"
+                "SELECT job_id, count(*) AS n FROM {schema}.job_attempt_history"
                     + " WHERE outcome = 'succeeded' GROUP BY job_id HAVING count(*) <> 1"));
     assertThat(succeeded).isEmpty();
   }

@@ -143,8 +143,16 @@ final class TestDb {
     return rows.get(0);
   }
 
+  /**
+   * The job's finished attempts in order (X2: job_attempt_history, so a success recorded on the job
+   * row is one too); {@code id} is the attempt row's, NULL for such a success.
+   */
   List<Map<String, Object>> attempts(long id) throws SQLException {
-    return rows(sql("SELECT * FROM {schema}.job_attempts WHERE job_id = ? ORDER BY id"), id);
+    return rows(
+        sql(
+            "SELECT h.*, h.attempt_row AS id FROM {schema}.job_attempt_history h"
+                + " WHERE job_id = ? ORDER BY attempt, attempt_row NULLS LAST"),
+        id);
   }
 
   List<Map<String, Object>> events(long id) throws SQLException {

@@ -61,7 +61,7 @@ class WakeIsolationTest {
       assertThat(ranInA).hasValue(50);
       assertThat(ranInB).hasValue(0);
       assertThat(TestHooks.of(workerB).worker().wakeNotifications()).isZero();
-      assertThat(b.count("job_attempts")).isZero();
+      assertThat(b.count("job_attempt_history")).isZero();
 
       b.enqueue("shared", "default", 7, RetryPolicy.defaults());
       b.notifyWake();

@@ -2,9 +2,11 @@
 
 -- name: find
 -- A job is in the hot table or, once pruned (S11), in the archive: two primary-key lookups.
+-- locked_by names the lease's holder, so only for a running job: a succeeded job keeps the worker
+-- that ran it there (V011) as the record of its attempt, which job_attempt_history reads.
 SELECT id, actor, queue, status, priority, payload::text, run_at, attempt, max_attempts,
-       retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, deadline_at, locked_by,
-       lock_expires_at, cancel_requested_at, unique_key, unique_until, concurrency_key,
+       retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, deadline_at,
+       CASE WHEN status = 'running' THEN locked_by END AS locked_by, lock_expires_at, cancel_requested_at, unique_key, unique_until, concurrency_key,
        result::text,
        result_expires_at, error_class, error_message, error_stack, created_at, started_at,
        finished_at,
@@ -15,8 +17,8 @@ FROM {schema}.jobs
 WHERE id = ?
 UNION ALL
 SELECT id, actor, queue, status, priority, payload::text, run_at, attempt, max_attempts,
-       retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, deadline_at, locked_by,
-       lock_expires_at, cancel_requested_at, unique_key, unique_until, concurrency_key,
+       retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, deadline_at,
+       CASE WHEN status = 'running' THEN locked_by END AS locked_by, lock_expires_at, cancel_requested_at, unique_key, unique_until, concurrency_key,
        result::text,
        result_expires_at, error_class, error_message, error_stack, created_at, started_at,
        finished_at,

@@ -60,12 +60,14 @@ AND j.finished_at < ?
 SELECT status, queue, actor, count(*) AS n FROM {schema}.{table} GROUP BY status, queue, actor
 
 -- name: attempts
--- A2: every finished attempt of one job, in order (job_attempts_job_idx).
+-- A2: every finished attempt of one job, in order: its job_attempts rows and, for a succeeded job,
+-- the success its job row records (V011's job_attempt_history; job_attempts_job_idx and the two
+-- primary keys). The success has no attempt row, so it sorts after any row of the same attempt.
 SELECT attempt, outcome, worker_id, error_class, error_message, error_stack, started_at,
        finished_at
-  FROM {schema}.job_attempts
+  FROM {schema}.job_attempt_history
  WHERE job_id = ?
- ORDER BY attempt, id
+ ORDER BY attempt, attempt_row NULLS LAST
 
 -- name: events
 -- A2: every lifecycle event of one job still within the event retention (job_events_job_idx).

@@ -59,6 +59,7 @@ import org.junit.jupiter.api.Test;
 @Tag("L4")
 @Tag("L5")
 @Tag("S1")
+@Tag("X2")
 class LockOrderTest {
   private static final String WORKER = "w-live";
   private static final int JOBS = 60;
@@ -116,6 +117,39 @@ class LockOrderTest {
     assertThat(rows.count("status = 'succeeded'")).isEqualTo(JOBS);
   }
 
+  /**
+   * As above with one failure in the batch, so the batch takes {@code complete} rather than the
+   * success path (X2): both lock in id order.
+   */
+  @Test
+  void heartbeatAndMixedCompletion_overTheSameJobsInOppositeOrders_waitInsteadOfDeadlocking()
+      throws Exception {
+    InFlight inFlight = held(rows.jobs(JOBS).owner(WORKER).leaseIn(Duration.ofMinutes(5)));
+    List<RunningJob> order = inFlight.all();
+    List<Completion> reversed = new ArrayList<>();
+    for (int i = order.size() - 1; i >= 0; i--) {
+      reversed.add(
+          new Completion(
+              order.get(i),
+              i == 0 ? Outcome.failed("Boom", "failed on purpose") : Outcome.succeeded(null)));
+    }
+    Heartbeat heartbeat = heartbeat(inFlight);
+    CompletionWriter writer = completionWriter();
+
+    List<RecordedOutcome> recorded =
+        interleave(
+            order.get(JOBS / 2).jobId(),
+            () -> {
+              heartbeat.tick();
+              return null;
+            },
+            () -> writer.write(reversed));
+
+    assertThat(heartbeat.ticks()).isEqualTo(1);
+    assertThat(recorded).hasSize(JOBS);
+    assertThat(rows.count("status = 'succeeded'")).isEqualTo(JOBS - 1);
+  }
+
   @Test
   void heartbeatAndRelease_overTheSameJobsInOppositeOrders_waitInsteadOfDeadlocking()
       throws Exception {
@@ -165,7 +199,7 @@ class LockOrderTest {
         completing.add(
             new Completion(
                 job,
-                random.nextBoolean()
+                round % 2 == 0 || random.nextBoolean()
                     ? Outcome.succeeded(null)
                     : Outcome.failed("Boom", "failed on purpose")));
       }
@@ -211,10 +245,11 @@ class LockOrderTest {
 
     // Each attempt transitioned at most once (fenced on status and token), and every transition
     // left its attempt row.
-    assertThat(rows.one("SELECT count(*) FROM {schema}.job_attempts")).isEqualTo(transitions);
+    assertThat(rows.one("SELECT count(*) FROM {schema}.job_attempt_history"))
+        .isEqualTo(transitions);
     assertThat(
             rows.one(
-                "SELECT count(*) FROM (SELECT job_id FROM {schema}.job_attempts"
+                "SELECT count(*) FROM (SELECT job_id FROM {schema}.job_attempt_history"
                     + " GROUP BY job_id HAVING count(*) > 1) twice"))
         .isZero();
     assertThat(transitions).isPositive();

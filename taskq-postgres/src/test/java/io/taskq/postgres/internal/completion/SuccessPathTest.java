@@ -1,0 +1,161 @@
+package io.taskq.postgres.internal.completion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskq.SchemaName;
+import io.taskq.postgres.internal.FaultSeam;
+import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.dispatch.ClaimedJob;
+import io.taskq.postgres.internal.execution.Completion;
+import io.taskq.postgres.internal.execution.Outcome;
+import io.taskq.postgres.internal.execution.RunningJob;
+import io.taskq.postgres.testing.SweepRows;
+import io.taskq.testing.TaskQTest;
+import io.taskq.testing.TestServices;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lean success path (X2, {@code complete_succeeded}): a batch of successes is recorded on the
+ * job rows, without attempt rows, and agrees with {@code complete} on everything else: the lease
+ * fence (D9), a cancel requested while the job ran (L8), the result and its expiry (L5); a batch
+ * that mixes outcomes still writes attempt rows, and the history shows each success exactly once.
+ */
+@TaskQTest
+@Tag("X2")
+@Tag("L1")
+class SuccessPathTest {
+  private static final String WORKER = "w-live";
+
+  private SweepRows rows;
+  private CompletionWriter writer;
+
+  @BeforeEach
+  void setUp(TestServices services) {
+    rows = SweepRows.migrated(services);
+    rows.clear();
+    rows.worker(WORKER, Duration.ZERO);
+    DataSource dataSource = services.dataSource();
+    writer =
+        new CompletionWriter(
+            dataSource,
+            NamedStatements.load(
+                "io/taskq/postgres/sql/completion.sql", SchemaName.of(services.schema())),
+            WORKER,
+            Duration.ofHours(1),
+            Duration.ofHours(1),
+            new FaultSeam("completion"));
+  }
+
+  @Test
+  void successes_areRecordedOnTheJobRows_withTheirResults_andNoAttemptRow() throws Exception {
+    List<RunningJob> jobs = running(rows.jobs(3).owner(WORKER).leaseIn(Duration.ofMinutes(5)));
+    List<Completion> batch = new ArrayList<>();
+    for (RunningJob job : jobs) {
+      batch.add(new Completion(job, Outcome.succeeded("{\"n\": " + job.jobId() + "}")));
+    }
+
+    List<RecordedOutcome> recorded = writer.write(batch);
+
+    assertThat(recorded).extracting(RecordedOutcome::status).containsOnly("succeeded");
+    assertThat(recorded).hasSize(3);
+    assertThat(rows.attempts()).isZero();
+    assertThat(rows.events()).isZero();
+    assertThat(
+            rows.count(
+                "status = 'succeeded' AND locked_by = ? AND lock_expires_at IS NULL"
+                    + " AND finished_at IS NOT NULL AND result = jsonb_build_object('n', id)"
+                    + " AND result_expires_at > now() + interval '59 minutes'",
+                WORKER))
+        .isEqualTo(3);
+    assertThat(
+            rows.one(
+                "SELECT count(*) FROM {schema}.job_attempt_history h JOIN {schema}.jobs j"
+                    + " ON j.id = h.job_id WHERE h.outcome = 'succeeded' AND h.attempt = 1"
+                    + " AND h.worker_id = ? AND h.started_at = j.started_at"
+                    + " AND h.finished_at = j.finished_at",
+                WORKER))
+        .isEqualTo(3);
+  }
+
+  @Test
+  void aSuccessWhoseLeaseWasTakenOver_changesNothing() throws Exception {
+    RunningJob mine = running(rows.jobs(1).owner(WORKER).leaseIn(Duration.ofMinutes(5))).get(0);
+    RunningJob stale = withToken(mine, mine.leaseToken() + 1_000);
+
+    List<RecordedOutcome> recorded =
+        writer.write(List.of(new Completion(stale, Outcome.succeeded(null))));
+
+    assertThat(recorded).isEmpty();
+    assertThat(rows.status(mine.jobId())).isEqualTo("running");
+    assertThat(rows.count("locked_by = ? AND lock_expires_at IS NOT NULL", WORKER)).isEqualTo(1);
+  }
+
+  @Test
+  void aSuccessOfAJobWhoseCancelWasRequested_endsCancelled_withItsAttemptRowAndEvent()
+      throws Exception {
+    RunningJob job =
+        running(rows.jobs(1).owner(WORKER).leaseIn(Duration.ofMinutes(5)).cancelRequested()).get(0);
+
+    List<RecordedOutcome> recorded =
+        writer.write(List.of(new Completion(job, Outcome.succeeded("{\"kept\": false}"))));
+
+    assertThat(recorded).extracting(RecordedOutcome::status).containsExactly("cancelled");
+    assertThat(rows.count("status = 'cancelled' AND result IS NULL AND locked_by IS NULL"))
+        .isEqualTo(1);
+    assertThat(
+            rows.one(
+                "SELECT count(*) FROM {schema}.job_attempts"
+                    + " WHERE outcome = 'cancelled' AND attempt = 1 AND worker_id = ?",
+                WORKER))
+        .isEqualTo(1);
+    assertThat(
+            rows.one(
+                "SELECT count(*) FROM {schema}.job_events"
+                    + " WHERE kind = 'cancelled' AND disposition = 'cancelled'"))
+        .isEqualTo(1);
+    assertThat(rows.one("SELECT count(*) FROM {schema}.job_attempt_history")).isEqualTo(1);
+  }
+
+  @Test
+  void aBatchMixingOutcomes_keepsItsAttemptRows_andTheHistoryShowsEachSuccessOnce()
+      throws Exception {
+    List<RunningJob> jobs = running(rows.jobs(2).owner(WORKER).leaseIn(Duration.ofMinutes(5)));
+
+    writer.write(
+        List.of(
+            new Completion(jobs.get(0), Outcome.succeeded(null)),
+            new Completion(jobs.get(1), Outcome.failed("Boom", "failed on purpose"))));
+
+    assertThat(rows.attempts()).isEqualTo(2);
+    assertThat(
+            rows.column(
+                "SELECT outcome FROM {schema}.job_attempt_history WHERE job_id = ?",
+                jobs.get(0).jobId()))
+        .containsExactly("succeeded");
+  }
+
+  private List<RunningJob> running(SweepRows.Jobs jobs) {
+    List<RunningJob> out = new ArrayList<>();
+    for (long id : jobs.insert()) {
+      long token = rows.one("SELECT lease_token FROM {schema}.jobs WHERE id = ?", id);
+      out.add(new RunningJob(claimed(id, token)));
+    }
+    return out;
+  }
+
+  private static RunningJob withToken(RunningJob job, long token) {
+    return new RunningJob(claimed(job.jobId(), token));
+  }
+
+  private static ClaimedJob claimed(long id, long token) {
+    return new ClaimedJob(
+        id, "mailer", "default", 0, Instant.now(), "{}", 1, 3, token, null, false, Instant.now());
+  }
+}
