@@ -3,6 +3,8 @@ package io.taskq;
 import io.taskq.core.internal.RedisKeys;
 import io.taskq.core.internal.TextBoundary;
 import io.taskq.limits.RateLimit;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -47,6 +49,18 @@ public final class Actor<T> {
   /** Largest concurrency cap: a cap is enforced by as many slot rows in the database. */
   public static final int MAX_CONCURRENCY_CAP = 10_000;
 
+  /** Longest per-attempt timeout ({@link Builder#attemptTimeout(Duration)}). */
+  public static final Duration MAX_ATTEMPT_TIMEOUT = Duration.ofDays(365);
+
+  /**
+   * The snoozes a job of an actor may take without using up an attempt unless {@link
+   * Builder#maxSnoozes(int)} says otherwise (A5): the next snooze counts as an attempt.
+   */
+  public static final int DEFAULT_MAX_SNOOZES = 25;
+
+  /** Largest {@link Builder#maxSnoozes(int)}. */
+  public static final int MAX_SNOOZES = 100_000;
+
   private final String name;
   private final String queue;
   private final PayloadCodec<T> codec;
@@ -57,6 +71,8 @@ public final class Actor<T> {
   private final int maxConcurrency;
   private final int maxConcurrencyPerKey;
   private final List<JobInterceptor> interceptors;
+  private final @Nullable Duration attemptTimeout;
+  private final int maxSnoozes;
 
   private Actor(Builder<T> builder) {
     this.name = builder.name;
@@ -69,6 +85,8 @@ public final class Actor<T> {
     this.maxConcurrency = builder.maxConcurrency;
     this.maxConcurrencyPerKey = builder.maxConcurrencyPerKey;
     this.interceptors = List.copyOf(builder.interceptors);
+    this.attemptTimeout = builder.attemptTimeout;
+    this.maxSnoozes = builder.maxSnoozes;
   }
 
   /** A copy of {@code actor} whose interceptors are {@code outer}, then the actor's own. */
@@ -82,6 +100,8 @@ public final class Actor<T> {
     this.rateLimitKey = actor.rateLimitKey;
     this.maxConcurrency = actor.maxConcurrency;
     this.maxConcurrencyPerKey = actor.maxConcurrencyPerKey;
+    this.attemptTimeout = actor.attemptTimeout;
+    this.maxSnoozes = actor.maxSnoozes;
     List<JobInterceptor> all = new ArrayList<>(outer);
     all.addAll(actor.interceptors);
     this.interceptors = List.copyOf(all);
@@ -210,6 +230,40 @@ public final class Actor<T> {
     return Optional.ofNullable(retryPolicy);
   }
 
+  /**
+   * {@return how long one attempt of this actor's jobs may run before the worker interrupts its
+   * handler and fails the attempt with error class {@code AttemptTimeout} (A6); empty for no
+   * timeout} A job enqueued with its own attempt timeout uses that one instead.
+   */
+  public Optional<Duration> attemptTimeout() {
+    return Optional.ofNullable(attemptTimeout);
+  }
+
+  /**
+   * {@return how many times a job of this actor may snooze ({@link SnoozeException}) without using
+   * up an attempt (A5); each snooze past it counts as an attempt}
+   */
+  public int maxSnoozes() {
+    return maxSnoozes;
+  }
+
+  /**
+   * Checks a per-attempt timeout.
+   *
+   * @param timeout the timeout to check
+   * @return {@code timeout}, when in range
+   * @param what what the timeout is of, for the message
+   * @throws IllegalArgumentException naming {@code what} and the allowed range
+   */
+  public static Duration checkAttemptTimeout(String what, Duration timeout) {
+    Objects.requireNonNull(timeout, what);
+    if (timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.compareTo(MAX_ATTEMPT_TIMEOUT) > 0) {
+      throw new IllegalArgumentException(
+          what + " must be from 1 ms to " + MAX_ATTEMPT_TIMEOUT.toDays() + " days, was " + timeout);
+    }
+    return timeout.truncatedTo(ChronoUnit.MILLIS);
+  }
+
   /** {@return the cluster-wide cap on this actor's running jobs; empty when uncapped} */
   public OptionalInt maxConcurrency() {
     return maxConcurrency == 0 ? OptionalInt.empty() : OptionalInt.of(maxConcurrency);
@@ -323,6 +377,8 @@ public final class Actor<T> {
     private int maxConcurrency;
     private int maxConcurrencyPerKey;
     private final List<JobInterceptor> interceptors = new ArrayList<>();
+    private @Nullable Duration attemptTimeout;
+    private int maxSnoozes = DEFAULT_MAX_SNOOZES;
 
     private Builder(String name, PayloadCodec<T> codec, JobHandler<T> handler) {
       this.name = checkName("actor name", name);
@@ -417,6 +473,43 @@ public final class Actor<T> {
      */
     public Builder<T> maxConcurrencyPerKey(int cap) {
       this.maxConcurrencyPerKey = checkCap("maxConcurrencyPerKey of actor '" + name + "'", cap);
+      return this;
+    }
+
+    /**
+     * Bounds each attempt of the actor's jobs (A6): an attempt still running after {@code timeout}
+     * has its handler's thread interrupted and fails at once with error class {@code
+     * AttemptTimeout}; its lease is released with the failure, and the job retries through its
+     * stamped retry policy like after any failure (or fails for good when no attempt is left). A
+     * job enqueued with its own attempt timeout ({@code JobRequest.Builder.attemptTimeout}) uses
+     * that one instead. Default: no timeout. See {@code docs/workers.md} for a handler that ignores
+     * the interrupt.
+     *
+     * @param timeout from 1 ms to 365 days; kept to the millisecond
+     * @return this builder
+     * @throws IllegalArgumentException when {@code timeout} is out of range
+     */
+    public Builder<T> attemptTimeout(Duration timeout) {
+      this.attemptTimeout = checkAttemptTimeout("attemptTimeout of actor '" + name + "'", timeout);
+      return this;
+    }
+
+    /**
+     * How many times one job of this actor may snooze ({@link SnoozeException}) without using up an
+     * attempt (A5); every later snooze of the job counts as an attempt, as a failure would (so a
+     * job that snoozes without end still ends, after its attempts). Default {@value
+     * #DEFAULT_MAX_SNOOZES}; {@code 0} makes every snooze count as an attempt.
+     *
+     * @param max from 0 to {@value #MAX_SNOOZES}
+     * @return this builder
+     * @throws IllegalArgumentException when {@code max} is out of range
+     */
+    public Builder<T> maxSnoozes(int max) {
+      if (max < 0 || max > MAX_SNOOZES) {
+        throw new IllegalArgumentException(
+            "maxSnoozes of actor '" + name + "' must be in [0, " + MAX_SNOOZES + "], was " + max);
+      }
+      this.maxSnoozes = max;
       return this;
     }
 

@@ -163,7 +163,7 @@ claimed AS (
      AND j.status = 'pending'
   RETURNING j.id, j.actor, j.queue, j.priority, j.run_at, j.payload::text AS payload, j.attempt,
             j.max_attempts, j.lease_token, j.lock_expires_at, j.deadline_at,
-            j.cancel_requested_at IS NOT NULL AS cancel_requested, j.started_at,
+            j.cancel_requested_at IS NOT NULL AS cancel_requested, j.started_at, j.attempt_timeout_ms,
             CASE WHEN j.labels = '{}'::jsonb THEN NULL ELSE ARRAY(SELECT key FROM jsonb_each_text(j.labels)) END AS label_keys,
             CASE WHEN j.labels = '{}'::jsonb THEN NULL ELSE ARRAY(SELECT value FROM jsonb_each_text(j.labels)) END AS label_values
 ),
@@ -179,7 +179,7 @@ assigned AS (
   RETURNING s.id
 )
 SELECT c.id, c.actor, c.queue, c.priority, c.run_at, c.payload, c.attempt, c.max_attempts,
-       c.lease_token, c.deadline_at, c.cancel_requested, c.started_at, c.label_keys,
+       c.lease_token, c.deadline_at, c.cancel_requested, c.started_at, c.attempt_timeout_ms, c.label_keys,
        c.label_values, (SELECT count(*) FROM assigned) AS slots_assigned
   FROM claimed c;
 

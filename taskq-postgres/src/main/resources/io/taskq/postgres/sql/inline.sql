@@ -25,6 +25,8 @@ UPDATE {schema}.jobs j
 RETURNING j.id, j.actor, j.queue, j.priority, j.run_at, j.payload::text AS payload, j.attempt,
           j.max_attempts, j.lease_token, j.deadline_at, j.cancel_requested_at IS NOT NULL AS cancel_requested,
           j.started_at,
+          -- A6: the job's own per-attempt timeout, NULL (read as 0) for the actor's.
+          j.attempt_timeout_ms,
           -- P6: the labels (trace context among them), read only for a job that has some.
           CASE WHEN j.labels = '{}'::jsonb THEN NULL ELSE ARRAY(SELECT key FROM jsonb_each_text(j.labels)) END AS label_keys,
           CASE WHEN j.labels = '{}'::jsonb THEN NULL ELSE ARRAY(SELECT value FROM jsonb_each_text(j.labels)) END AS label_values;
@@ -44,3 +46,7 @@ SELECT j.id
         OR (p.include_scheduled AND j.status IN ('pending', 'scheduled')))
  ORDER BY j.priority, j.run_at, j.id
  LIMIT (SELECT row_limit FROM params);
+
+-- name: status
+-- A5: the status a handler's snooze or discard left the job in (its own statement recorded it).
+SELECT status FROM {schema}.jobs WHERE id = ?

@@ -15,6 +15,8 @@ import org.jspecify.annotations.Nullable;
  *     pickup latency)
  * @param labels the job's labels (empty for most jobs: the claim reads them only when there are
  *     some)
+ * @param attemptTimeoutMillis the job's own per-attempt timeout (A6, {@code attempt_timeout_ms}), 0
+ *     when it has none (the actor's applies)
  */
 public record ClaimedJob(
     long id,
@@ -29,7 +31,40 @@ public record ClaimedJob(
     @Nullable Instant deadline,
     boolean cancelRequested,
     Instant startedAt,
-    Map<String, String> labels) {
+    Map<String, String> labels,
+    long attemptTimeoutMillis) {
+
+  /** A claimed job without its own attempt timeout. */
+  public ClaimedJob(
+      long id,
+      String actor,
+      String queue,
+      int priority,
+      Instant runAt,
+      String payload,
+      int attempt,
+      int maxAttempts,
+      long leaseToken,
+      @Nullable Instant deadline,
+      boolean cancelRequested,
+      Instant startedAt,
+      Map<String, String> labels) {
+    this(
+        id,
+        actor,
+        queue,
+        priority,
+        runAt,
+        payload,
+        attempt,
+        maxAttempts,
+        leaseToken,
+        deadline,
+        cancelRequested,
+        startedAt,
+        labels,
+        0);
+  }
 
   /** A claimed job without labels. */
   public ClaimedJob(

@@ -130,7 +130,8 @@ public final class JobClaimer {
         nullableInstant(rs, "deadline_at"),
         rs.getBoolean("cancel_requested"),
         instant(rs, "started_at"),
-        labels(rs));
+        labels(rs),
+        rs.getLong("attempt_timeout_ms"));
   }
 
   /** The labels, read only when the claim returned some ({@code label_keys} is null otherwise). */

@@ -47,6 +47,8 @@ public final class HandlerLauncher implements JobLauncher {
   private final JobListener listener;
   private final @Nullable RateLimitWait rateLimits;
   private final ProgressSink progress;
+  private final @Nullable AttemptTimer timer;
+  private final @Nullable HandlerDecisions decisions;
   private final ArrayDeque<Launch> waiting = new ArrayDeque<>();
   private int runners;
 
@@ -98,6 +100,41 @@ public final class HandlerLauncher implements JobLauncher {
       JobListener listener,
       @Nullable RateLimitWait rateLimits,
       ProgressSink progress) {
+    this(
+        actors,
+        executor,
+        concurrency,
+        inFlight,
+        completions,
+        freeSlot,
+        handlerRan,
+        giveBack,
+        listener,
+        rateLimits,
+        progress,
+        null,
+        null);
+  }
+
+  /**
+   * @param timer fires attempt timeouts (A6); null to enforce none
+   * @param decisions records handlers' snoozes and discards (A5); null to record them as ordinary
+   *     failures
+   */
+  public HandlerLauncher(
+      Map<String, Actor<?>> actors,
+      Executor executor,
+      int concurrency,
+      InFlight inFlight,
+      Consumer<Completion> completions,
+      Runnable freeSlot,
+      LongConsumer handlerRan,
+      Consumer<RunningJob> giveBack,
+      JobListener listener,
+      @Nullable RateLimitWait rateLimits,
+      ProgressSink progress,
+      @Nullable AttemptTimer timer,
+      @Nullable HandlerDecisions decisions) {
     if (concurrency < 1) {
       throw new IllegalArgumentException("concurrency must be at least 1, was " + concurrency);
     }
@@ -112,6 +149,8 @@ public final class HandlerLauncher implements JobLauncher {
     this.listener = listener;
     this.rateLimits = rateLimits == null || rateLimits.isEmpty() ? null : rateLimits;
     this.progress = progress;
+    this.timer = timer;
+    this.decisions = decisions;
   }
 
   /** A job with the actor whose handler runs it. */
@@ -229,7 +268,7 @@ public final class HandlerLauncher implements JobLauncher {
   }
 
   private <T> JobRun<T> run(RunningJob job, Actor<T> actor) {
-    return new JobRun<>(job, actor, completions, freeSlot, rateLimits, listener);
+    return new JobRun<>(job, actor, completions, freeSlot, rateLimits, listener, timer, decisions);
   }
 
   private void finishWithoutRunning(RunningJob job, String why) {

@@ -4,6 +4,7 @@ import io.taskq.Actor;
 import io.taskq.JobStatus;
 import io.taskq.RanAttempt;
 import io.taskq.postgres.internal.FaultSeam;
+import io.taskq.postgres.internal.FencedWrites;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.completion.CompletionWriter;
 import io.taskq.postgres.internal.completion.RecordedOutcome;
@@ -52,6 +53,7 @@ public final class InlineRunner {
   private final JobListener listener;
   private final ProgressSink progress;
   private final long leaseMillis;
+  private final HandlerDecisions decisions;
 
   /**
    * @param sql the statements of {@code inline.sql}
@@ -81,6 +83,9 @@ public final class InlineRunner {
     this.listener = listener;
     this.progress = ProgressSink.to(progress);
     this.leaseMillis = durations.leasePeriod().toMillis();
+    this.decisions =
+        new HandlerDecisions(
+            dataSource, sql.schema(), WORKER_ID, new InFlight(), new FencedWrites(), ms -> {});
   }
 
   /** The settings an inline attempt needs from the configuration. */
@@ -155,9 +160,14 @@ public final class InlineRunner {
     RunningJob job = new RunningJob(claim, progress);
     List<Completion> finished = new ArrayList<>(1);
     run(job, actors.get(claim.actor()), finished).run();
-    List<RecordedOutcome> recorded = writer.write(finished);
-    JobStatus status =
-        recorded.isEmpty() ? JobStatus.RUNNING : JobStatus.fromDb(recorded.get(0).status());
+    JobStatus status;
+    if (finished.isEmpty()) {
+      // A5: the handler's snooze or discard was recorded by its own statement.
+      status = status(id);
+    } else {
+      List<RecordedOutcome> recorded = writer.write(finished);
+      status = recorded.isEmpty() ? JobStatus.RUNNING : JobStatus.fromDb(recorded.get(0).status());
+    }
     return new RanAttempt(claim.id(), claim.actor(), claim.queue(), claim.attempt(), status);
   }
 
@@ -165,7 +175,17 @@ public final class InlineRunner {
     if (actor == null) {
       throw new IllegalStateException("claimed " + job + " without a registered actor");
     }
-    return new JobRun<>(job, actor, finished::add, () -> {}, null, listener);
+    return new JobRun<>(job, actor, finished::add, () -> {}, null, listener, null, decisions);
+  }
+
+  private JobStatus status(long id) throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s = c.prepareStatement(sql.get("status"))) {
+      s.setLong(1, id);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? JobStatus.fromDb(rs.getString("status")) : JobStatus.RUNNING;
+      }
+    }
   }
 
   private @Nullable ClaimedJob claim(long id) throws SQLException {

@@ -21,6 +21,37 @@ public record Outcome(
   /** The {@code error_class} of a result that cannot be stored as JSON. */
   public static final String INVALID_RESULT = "InvalidResult";
 
+  /** The {@code error_class} of an attempt that ran past its attempt timeout (A6). */
+  public static final String ATTEMPT_TIMEOUT = "AttemptTimeout";
+
+  /** The {@code error_class} of a job a handler discarded ({@code DiscardException}, A5). */
+  public static final String DISCARDED = "Discarded";
+
+  /**
+   * The attempt ran past its timeout of {@code timeoutMillis} (A6): a retryable failure whose stack
+   * is the handler thread's at the timeout (where it was stuck), when it was still inside the job.
+   */
+  public static Outcome timedOut(
+      long timeoutMillis, int attempt, StackTraceElement @Nullable [] handlerStack) {
+    String message =
+        "attempt "
+            + attempt
+            + " ran past its attempt timeout of "
+            + timeoutMillis
+            + " ms; the handler was interrupted";
+    String stack = null;
+    if (handlerStack != null && handlerStack.length > 0) {
+      StringBuilder out = new StringBuilder("the handler's thread at the timeout:");
+      for (StackTraceElement frame : handlerStack) {
+        out.append("\n\tat ").append(frame);
+      }
+      stack =
+          TextBoundary.bounded(
+              TextBoundary.escapeNul(out.toString()), TextBoundary.MAX_STACK_TRACE_CHARS);
+    }
+    return new Outcome(false, null, ATTEMPT_TIMEOUT, message, stack, true);
+  }
+
   /** The handler returned; {@code resultJson} is the encoded result or null for none. */
   public static Outcome succeeded(@Nullable String resultJson) {
     return new Outcome(true, resultJson, null, null, null, true);

@@ -14,9 +14,11 @@ import org.jspecify.annotations.Nullable;
  * {@link JobContext} its handler sees.
  *
  * <p>Its life: {@code RUNNING} while the handler runs, then either {@code FINISHED} (the handler
- * returned or threw; the outcome goes to the completer) or {@code RELEASED} (shutdown gave the
- * lease back first; whatever the handler does later is discarded). The switch is a compare-and-set,
- * so exactly one of the two happens.
+ * returned or threw; the outcome goes to the completer), {@code RELEASED} (shutdown gave the lease
+ * back first; whatever the handler does later is discarded) or {@code TIMED_OUT} (its attempt
+ * timeout passed first, A6: the attempt is failed with {@code AttemptTimeout} and the handler
+ * interrupted; whatever it does later is discarded too). The switch is a compare-and-set, so
+ * exactly one of the three happens.
  *
  * <p>The worker may interrupt the handler's thread (at the end of the shutdown grace), but only
  * while the handler is inside this job, and it clears the interrupt when the handler leaves, so a
@@ -26,7 +28,8 @@ public final class RunningJob implements JobContext {
   private enum State {
     RUNNING,
     FINISHED,
-    RELEASED
+    RELEASED,
+    TIMED_OUT
   }
 
   private final ClaimedJob claim;
@@ -124,6 +127,39 @@ public final class RunningJob implements JobContext {
   /** The handler finished; false when the lease was released first (discard the outcome). */
   boolean finish() {
     return state.compareAndSet(State.RUNNING, State.FINISHED);
+  }
+
+  /**
+   * The attempt timeout passed (A6): the attempt is over, the handler asked to stop (its cancel
+   * flag set, its thread interrupted while still inside this job). False when the handler finished
+   * or the lease was released first.
+   */
+  boolean timeOut() {
+    if (!state.compareAndSet(State.RUNNING, State.TIMED_OUT)) {
+      return false;
+    }
+    cancelRequested = true;
+    interrupt();
+    return true;
+  }
+
+  /** Whether the attempt timed out before the handler finished (A6). */
+  boolean timedOut() {
+    return state.get() == State.TIMED_OUT;
+  }
+
+  /**
+   * The handler thread's stack right now, or null when the handler is not inside this job: what the
+   * handler was doing when its attempt timed out.
+   */
+  synchronized StackTraceElement @Nullable [] handlerStack() {
+    Thread running = thread;
+    return running == null ? null : running.getStackTrace();
+  }
+
+  /** The job's own per-attempt timeout in milliseconds, 0 when it has none (A6). */
+  long attemptTimeoutMillis() {
+    return claim.attemptTimeoutMillis();
   }
 
   /** Shutdown takes the job back; false when the handler already finished. */

@@ -18,7 +18,9 @@ import io.taskq.postgres.internal.dispatch.JobClaimer;
 import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
 import io.taskq.postgres.internal.dispatch.PausedTargets;
 import io.taskq.postgres.internal.dispatch.WakeListener;
+import io.taskq.postgres.internal.execution.AttemptTimer;
 import io.taskq.postgres.internal.execution.Completion;
+import io.taskq.postgres.internal.execution.HandlerDecisions;
 import io.taskq.postgres.internal.execution.HandlerLauncher;
 import io.taskq.postgres.internal.execution.InFlight;
 import io.taskq.postgres.internal.execution.RateLimitWait;
@@ -76,6 +78,7 @@ final class JobPath {
   final Dispatcher claim;
   final RateLimitWait rateLimits;
   final @Nullable ExecutorService ownedHandlers;
+  final AttemptTimer timeouts;
   final HandlerLauncher execute;
   final Completer complete;
   final Heartbeat heartbeat;
@@ -119,6 +122,7 @@ final class JobPath {
             ? Executors.newFixedThreadPool(
                 settings.concurrency(), WorkerThreads.of("handler", p.identity().id(), true))
             : null;
+    this.timeouts = new AttemptTimer(WorkerThreads.of("timeout", p.identity().id(), false));
     this.execute = execute(p, ownedHandlers != null ? ownedHandlers : p.executor());
     this.complete = complete(p);
     this.heartbeat = heartbeat(p, leaseSql);
@@ -177,7 +181,10 @@ final class JobPath {
         this::dueIn);
   }
 
-  /** execute: the handler on a handler thread, then its outcome and its slot go on. */
+  /**
+   * execute: the handler on a handler thread under its attempt timeout (A6), then its outcome and
+   * its slot go on; a snooze or discard it throws is recorded from its thread (A5).
+   */
   private HandlerLauncher execute(Parts p, @Nullable Executor handlers) {
     return new HandlerLauncher(
         p.actors(),
@@ -190,7 +197,15 @@ final class JobPath {
         this::giveBack,
         GuardedJobListener.of(p.jobListener()),
         rateLimits,
-        p.extensions().progress());
+        p.extensions().progress(),
+        timeouts,
+        new HandlerDecisions(
+            p.dataSource(),
+            p.settings().schema(),
+            p.identity().id(),
+            inFlight,
+            fenced,
+            this::dueIn));
   }
 
   /** complete: outcomes recorded in batches, one statement each. */

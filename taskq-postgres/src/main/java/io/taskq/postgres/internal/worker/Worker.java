@@ -306,6 +306,7 @@ public final class Worker implements AutoCloseable {
   }
 
   private void stopExecutors() {
+    path.timeouts.shutdown();
     scheduler.shutdownNow();
     drainScheduler.shutdownNow();
     ExecutorService handlers = path.ownedHandlers;
@@ -325,6 +326,7 @@ public final class Worker implements AutoCloseable {
       return;
     }
     path.heartbeat.stop();
+    path.timeouts.shutdown();
     scheduler.shutdownNow();
     drainScheduler.shutdownNow();
     completeThread.interrupt();
