@@ -88,18 +88,21 @@ public final class JobsClient {
     this.actorPolicies = b.actorPolicies;
     this.actorQueues = b.actorQueues;
     this.batches = new BatchWriter(schema, inserter, timeoutSeconds);
-    this.bulk =
-        new BulkOperations(
-            dataSource,
-            schema,
-            b.eventWriterBatchSize,
-            b.eventWriterStatementTimeout,
-            timeoutSeconds,
-            b.testHooks.bulkFaults());
+    this.bulk = bulkOperations(b, timeoutSeconds);
     this.testHooks = b.testHooks;
     this.listener = GuardedJobListener.of(b.listener);
     this.afterCommit = b.afterCommit;
     this.enqueueInterceptors = List.copyOf(b.enqueueInterceptors);
+  }
+
+  private static BulkOperations bulkOperations(Builder b, int timeoutSeconds) {
+    return new BulkOperations(
+        b.dataSource,
+        b.schema,
+        b.eventWriterBatchSize,
+        b.eventWriterStatementTimeout,
+        timeoutSeconds,
+        b.testHooks.bulkFaults());
   }
 
   /** A client with the knob catalog's defaults (tests). The schema must be migrated already. */

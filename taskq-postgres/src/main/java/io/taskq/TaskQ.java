@@ -114,7 +114,6 @@ public final class TaskQ implements AutoCloseable {
   }
 
   private final TaskQConfig config;
-  private final @Nullable DataSource givenDataSource;
   private final Connections connections;
   private final @Nullable Executor executor;
   private final boolean migrate;
@@ -155,7 +154,6 @@ public final class TaskQ implements AutoCloseable {
 
   private TaskQ(Builder builder, TaskQConfig config) {
     this.config = config;
-    this.givenDataSource = builder.dataSource;
     this.connections = new Connections(config, builder.dataSource);
     this.parts = new RunningParts(config);
     this.executor = builder.executor;
@@ -171,10 +169,7 @@ public final class TaskQ implements AutoCloseable {
     this.givenProgress = builder.progress;
     this.jobListener = GuardedJobListener.of(builder.jobListener);
     this.observations = new QueueObservations(config.schemaName());
-    for (Actor<?> known : builder.knownActors) {
-      known.retryPolicy().ifPresent(p -> actorPolicies.put(known.name(), p));
-      actorQueues.put(known.name(), known.queue());
-    }
+    builder.knownActors.forEach(this::stamp);
     this.producer = builder.producer;
   }
 
@@ -235,13 +230,7 @@ public final class TaskQ implements AutoCloseable {
    */
   public synchronized TaskQ register(Actor<?> actor) {
     Objects.requireNonNull(actor, "actor");
-    if (producer) {
-      throw new IllegalStateException(
-          "a producer-only TaskQ registers no actor: build it with TaskQ.builder(...) to run"
-              + " actor '"
-              + actor.name()
-              + "'");
-    }
+    refuseOnProducer(actor);
     if (state != State.NEW || inlineRunner != null) {
       throw new IllegalStateException(
           "register actors before start() and before the first job runs inline; TaskQ is " + state);
@@ -250,9 +239,24 @@ public final class TaskQ implements AutoCloseable {
       throw new IllegalArgumentException(
           "an actor named '" + actor.name() + "' is already registered");
     }
+    stamp(actor);
+    return this;
+  }
+
+  /** R5, L3: what the client stamps into the jobs of {@code actor}: its queue and retry policy. */
+  private void stamp(Actor<?> actor) {
     actor.retryPolicy().ifPresent(p -> actorPolicies.put(actor.name(), p));
     actorQueues.put(actor.name(), actor.queue());
-    return this;
+  }
+
+  private void refuseOnProducer(Actor<?> actor) {
+    if (producer) {
+      throw new IllegalStateException(
+          "a producer-only TaskQ registers no actor: build it with TaskQ.builder(...) to run"
+              + " actor '"
+              + actor.name()
+              + "'");
+    }
   }
 
   /**
@@ -269,18 +273,11 @@ public final class TaskQ implements AutoCloseable {
    * @throws SQLException when the database refuses the worker's registration
    */
   public synchronized void start() throws SQLException {
-    if (state != State.NEW) {
-      throw new IllegalStateException("start() may be called once; TaskQ is " + state);
-    }
-    if (actors.isEmpty() && !producer) {
-      throw new IllegalStateException("register at least one actor before start()");
-    }
-    StartupChecks.run(config, givenDataSource, maintain);
+    checkStartable();
+    StartupChecks.run(config, connections.given(), maintain);
     DataSource dataSource = dataSource();
     state = State.STARTED;
-    if (migrate) {
-      migrateAtStart(dataSource);
-    }
+    migrateAtStart(dataSource);
     if (producer) {
       if (maintain) {
         startMaintenanceAndCron(dataSource);
@@ -290,25 +287,36 @@ public final class TaskQ implements AutoCloseable {
     if (!runsWorker) {
       return; // P5: no worker, no maintenance; jobs run inline or when a test drains
     }
-    Worker started =
-        Worker.start(
-            dataSource,
-            connections.listenSource(dataSource),
-            WorkerSettings.of(config, actors.values()),
-            actors.values(),
-            executor,
-            jobListener,
-            ActorRateLimits.extensions(
-                dataSource, config, actors.values(), rateLimiters, progress()),
-            new CapsSettings(
-                ConcurrencyCaps.of(queueCaps, actors.values()),
-                config.maxKeyedReservations(),
-                config.sweepInterval()),
-            testHooks);
-    parts.workerStarted(started);
+    parts.workerStarted(startWorker(dataSource));
     if (maintain) {
       startMaintenanceAndCron(dataSource);
     }
+  }
+
+  private void checkStartable() {
+    if (state != State.NEW) {
+      throw new IllegalStateException("start() may be called once; TaskQ is " + state);
+    }
+    if (actors.isEmpty() && !producer) {
+      throw new IllegalStateException("register at least one actor before start()");
+    }
+  }
+
+  /** L11: the worker of the registered actors, claiming from now on. */
+  private Worker startWorker(DataSource dataSource) throws SQLException {
+    return Worker.start(
+        dataSource,
+        connections.listenSource(dataSource),
+        WorkerSettings.of(config, actors.values()),
+        actors.values(),
+        executor,
+        jobListener,
+        ActorRateLimits.extensions(dataSource, config, actors.values(), rateLimiters, progress()),
+        new CapsSettings(
+            ConcurrencyCaps.of(queueCaps, actors.values()),
+            config.maxKeyedReservations(),
+            config.sweepInterval()),
+        testHooks);
   }
 
   private void startMaintenanceAndCron(DataSource dataSource) {
@@ -324,6 +332,9 @@ public final class TaskQ implements AutoCloseable {
 
   /** A7: what {@code TASKQ_MIGRATE} asks for: apply what is pending, verify, or skip. */
   private void migrateAtStart(DataSource dataSource) {
+    if (!migrate) {
+      return; // Builder.migrate(false): the schema is migrated with another tool
+    }
     switch (config.migrate()) {
       case "verify" -> Migrations.verify(dataSource, config.schemaName());
       case "skip" -> {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
 
 /**
  * Figure (e), issue 4: a backlog of running jobs whose leases expired, drained by the S1 sweep
@@ -81,53 +82,65 @@ final class ReclaimBacklogRun {
    * its batches heard through the public maintenance listener (duration, then rows, per batch).
    */
   Drain drain(int expectedRows) throws Exception {
-    List<Long> batchNanos = Collections.synchronizedList(new ArrayList<>());
-    AtomicInteger rows = new AtomicInteger();
-    AtomicLong lastNanos = new AtomicLong();
+    S1Batches s1 = new S1Batches();
     CountingDataSource counting = new CountingDataSource(db.pool);
-    MaintenanceListener listener =
-        new MaintenanceListener() {
-          @Override
-          public void sweepDuration(String sweepName, Duration duration, boolean aborted) {
-            if (S1.equals(sweepName) && !aborted) {
-              lastNanos.set(duration.toNanos());
-            }
-          }
-
-          @Override
-          public void sweepRows(String sweepName, int n) {
-            if (S1.equals(sweepName) && n > 0) {
-              batchNanos.add(lastNanos.get());
-              rows.addAndGet(n);
-            }
-          }
-        };
     long statementsAtStart;
     long start = System.nanoTime();
-    try (TaskQ leader =
-        TaskQ.producer(counting)
-            .config(Roots.config(db.schema))
-            .migrate(false)
-            .maintenance(true)
-            .listener(listener)
-            .build()) {
+    try (TaskQ leader = leader(counting, s1)) {
       statementsAtStart = counting.executed();
       leader.start();
-      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-      while (rows.get() < expectedRows) {
+      s1.awaitRows(expectedRows, TimeUnit.MINUTES.toNanos(10));
+    }
+    long nanos = System.nanoTime() - start;
+    long statements = counting.executed() - statementsAtStart;
+    if (s1.rows.get() != expectedRows) {
+      throw new IllegalStateException(
+          "S1 reclaimed " + s1.rows + " rows, expected " + expectedRows);
+    }
+    List<Long> batches = List.copyOf(s1.batchNanos);
+    return new Drain(s1.rows.get(), batches.size(), nanos, batches, statements);
+  }
+
+  /** A producer root that leads maintenance, on {@code dataSource}, telling {@code listener}. */
+  private TaskQ leader(DataSource dataSource, MaintenanceListener listener) {
+    return TaskQ.producer(dataSource)
+        .config(Roots.config(db.schema))
+        .migrate(false)
+        .maintenance(true)
+        .listener(listener)
+        .build();
+  }
+
+  /** The rows and durations of S1's batches that reclaimed something, as the leader reports. */
+  private static final class S1Batches implements MaintenanceListener {
+    final List<Long> batchNanos = Collections.synchronizedList(new ArrayList<>());
+    final AtomicInteger rows = new AtomicInteger();
+    private final AtomicLong lastNanos = new AtomicLong();
+
+    @Override
+    public void sweepDuration(String sweepName, Duration duration, boolean aborted) {
+      if (S1.equals(sweepName) && !aborted) {
+        lastNanos.set(duration.toNanos());
+      }
+    }
+
+    @Override
+    public void sweepRows(String sweepName, int n) {
+      if (S1.equals(sweepName) && n > 0) {
+        batchNanos.add(lastNanos.get());
+        rows.addAndGet(n);
+      }
+    }
+
+    void awaitRows(int expected, long timeoutNanos) throws InterruptedException {
+      long deadline = System.nanoTime() + timeoutNanos;
+      while (rows.get() < expected) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(
-              "S1 reclaimed " + rows.get() + " rows in 10 minutes, expected " + expectedRows);
+              "S1 reclaimed " + rows.get() + " rows in 10 minutes, expected " + expected);
         }
         TimeUnit.MILLISECONDS.sleep(5);
       }
     }
-    long nanos = System.nanoTime() - start;
-    long statements = counting.executed() - statementsAtStart;
-    if (rows.get() != expectedRows) {
-      throw new IllegalStateException("S1 reclaimed " + rows + " rows, expected " + expectedRows);
-    }
-    List<Long> batches = List.copyOf(batchNanos);
-    return new Drain(rows.get(), batches.size(), nanos, batches, statements);
   }
 }

@@ -38,6 +38,11 @@ public final class Connections {
     return pool;
   }
 
+  /** {@return the application's data source, or null when the root opens a pool of its own} */
+  public @Nullable DataSource given() {
+    return given;
+  }
+
   /** Where the wake listener connects: a direct connection unless only a DataSource was given. */
   public ListenConnectionSource listenSource(DataSource dataSource) {
     if (ownsConnections()) {

@@ -56,12 +56,7 @@ public final class RunningParts {
       MaintenanceListener listener,
       JobListener jobListener,
       List<EnqueueInterceptor> enqueueInterceptors) {
-    Maintenance started =
-        Maintenance.builder(dataSource, config.schemaName(), leaderSource)
-            .settings(MaintenanceSettings.from(config))
-            .everySweep()
-            .listener(listener)
-            .build();
+    Maintenance started = maintenance(dataSource, leaderSource, listener);
     started.start();
     maintenance = started;
     CronLoop loop =
@@ -75,6 +70,15 @@ public final class RunningParts {
             enqueueInterceptors);
     cron = loop;
     loop.start();
+  }
+
+  private Maintenance maintenance(
+      DataSource dataSource, LeaderConnectionSource leaderSource, MaintenanceListener listener) {
+    return Maintenance.builder(dataSource, config.schemaName(), leaderSource)
+        .settings(MaintenanceSettings.from(config))
+        .everySweep()
+        .listener(listener)
+        .build();
   }
 
   /**
@@ -131,14 +135,18 @@ public final class RunningParts {
         maintaining.close();
       }
     } finally {
-      try {
-        if (running != null) {
-          running.close();
-        }
-      } finally {
-        if (pool != null) {
-          pool.close();
-        }
+      stopWorkerAndPool(running, pool);
+    }
+  }
+
+  private static void stopWorkerAndPool(@Nullable Worker running, @Nullable HikariDataSource pool) {
+    try {
+      if (running != null) {
+        running.close();
+      }
+    } finally {
+      if (pool != null) {
+        pool.close();
       }
     }
   }
