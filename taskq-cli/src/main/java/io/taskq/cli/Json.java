@@ -1,76 +1,65 @@
 package io.taskq.cli;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** Writes maps, lists, strings, numbers, booleans, instants and nulls as JSON (for --json). */
+/**
+ * Writes maps, lists, strings, numbers, booleans, durations (as milliseconds) and nulls as JSON
+ * (for --json); anything else as its {@code toString()} text. Jackson's generator does the quoting
+ * and escaping, so the CLI keeps no JSON escaper of its own.
+ */
 final class Json {
+  private static final JsonFactory FACTORY = new JsonFactory();
+
   private Json() {}
 
   static String write(@Nullable Object value) {
-    StringBuilder out = new StringBuilder();
-    append(out, value);
+    StringWriter out = new StringWriter();
+    try (JsonGenerator json = FACTORY.createGenerator(out)) {
+      write(json, value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a StringWriter does not fail
+    }
     return out.toString();
   }
 
-  private static void append(StringBuilder out, @Nullable Object value) {
+  private static void write(JsonGenerator json, @Nullable Object value) throws IOException {
     if (value == null) {
-      out.append("null");
+      json.writeNull();
     } else if (value instanceof Map<?, ?> map) {
-      appendMap(out, map);
+      json.writeStartObject();
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        json.writeFieldName(String.valueOf(e.getKey()));
+        write(json, e.getValue());
+      }
+      json.writeEndObject();
     } else if (value instanceof Collection<?> list) {
-      out.append('[');
-      boolean first = true;
+      json.writeStartArray();
       for (Object item : list) {
-        out.append(first ? "" : ",");
-        first = false;
-        append(out, item);
+        write(json, item);
       }
-      out.append(']');
-    } else if (value instanceof Number || value instanceof Boolean) {
-      out.append(value);
-    } else if (value instanceof Duration d) {
-      out.append(d.toMillis());
+      json.writeEndArray();
     } else {
-      string(out, value.toString());
+      writeScalar(json, value);
     }
   }
 
-  private static void appendMap(StringBuilder out, Map<?, ?> map) {
-    out.append('{');
-    boolean first = true;
-    for (Map.Entry<?, ?> e : map.entrySet()) {
-      out.append(first ? "" : ",");
-      first = false;
-      string(out, String.valueOf(e.getKey()));
-      out.append(':');
-      append(out, e.getValue());
+  private static void writeScalar(JsonGenerator json, Object value) throws IOException {
+    if (value instanceof Boolean b) {
+      json.writeBoolean(b);
+    } else if (value instanceof Number) {
+      json.writeNumber(value.toString());
+    } else if (value instanceof Duration d) {
+      json.writeNumber(d.toMillis());
+    } else {
+      json.writeString(value.toString());
     }
-    out.append('}');
-  }
-
-  private static void string(StringBuilder out, String s) {
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    out.append('"');
   }
 }
