@@ -26,6 +26,9 @@ public class TaskQProperties {
   /** The dashboard mounted in the application's servlet container. */
   private final Dashboard dashboard = new Dashboard();
 
+  /** OpenTelemetry tracing of enqueues and attempts. */
+  private final Tracing tracing = new Tracing();
+
   /** {@return whether to auto-configure TaskQ on the application's DataSource} */
   public boolean isEnabled() {
     return enabled;
@@ -53,6 +56,41 @@ public class TaskQProperties {
   /** {@return the settings of the dashboard mounted in the application's servlet container} */
   public Dashboard getDashboard() {
     return dashboard;
+  }
+
+  /** {@return the settings of OpenTelemetry tracing} */
+  public Tracing getTracing() {
+    return tracing;
+  }
+
+  /**
+   * {@code taskq.tracing.*}: whether the starter registers taskq-opentelemetry's interceptors when
+   * the module is on the class path and the application has an {@code OpenTelemetry} bean.
+   */
+  public static class Tracing {
+    /** The default tracing settings, bound from {@code taskq.*} by Spring. */
+    public Tracing() {}
+
+    /**
+     * Whether to trace TaskQ jobs with the application's OpenTelemetry bean (taskq-opentelemetry on
+     * the class path): a span for each enqueue and each attempt, linked by trace context carried in
+     * the job's labels.
+     */
+    private boolean enabled = true;
+
+    /** {@return whether to trace TaskQ jobs} */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /**
+     * Sets {@link #isEnabled()}.
+     *
+     * @param enabled whether to trace TaskQ jobs
+     */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
   }
 
   /**
