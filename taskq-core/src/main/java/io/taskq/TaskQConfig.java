@@ -341,6 +341,11 @@ public final class TaskQConfig {
     return values.get(KnobCatalog.HTTP_BIND);
   }
 
+  /** {@return whether the HTTP endpoint also serves the web dashboard} */
+  public boolean httpDashboard() {
+    return values.get(KnobCatalog.HTTP_DASHBOARD);
+  }
+
   /** {@return the port of the standalone web dashboard} */
   public int dashboardPort() {
     return values.get(KnobCatalog.DASHBOARD_PORT);
@@ -842,6 +847,15 @@ public final class TaskQConfig {
      */
     public Builder httpBind(String value) {
       return set(KnobCatalog.HTTP_BIND, value);
+    }
+
+    /**
+     * {@return this builder, with {@code TASKQ_HTTP_DASHBOARD} set}
+     *
+     * @param value the new {@link TaskQConfig#httpDashboard()}
+     */
+    public Builder httpDashboard(boolean value) {
+      return set(KnobCatalog.HTTP_DASHBOARD, value);
     }
 
     /**

@@ -183,6 +183,7 @@ class TaskQConfigTest {
             .migrate("skip")
             .httpPort(9090)
             .httpBind("::1")
+            .httpDashboard(true)
             .dashboardPort(8081)
             .dashboardBind("127.0.0.2")
             .dashboardPath("/ops")

@@ -12,6 +12,8 @@ import io.taskq.testing.TestServices;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -90,6 +92,17 @@ class DashboardBrowserTest {
       throw new AssertionError("no element " + css + " on " + chromium.driver().getCurrentUrl());
     }
     return (String) text;
+  }
+
+  /**
+   * The jobs retried so far, from the run page's counts line ("3 batches committed · 30 retried").
+   */
+  private static int retriedSoFar(String counts) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) retried").matcher(counts);
+    if (!m.find()) {
+      throw new AssertionError("no count of retried jobs in: " + counts);
+    }
+    return Integer.parseInt(m.group(1));
   }
 
   private long scheduledJob(String actor) {
@@ -317,7 +330,9 @@ class DashboardBrowserTest {
         .until(() -> fixture.taskq.jobs().find(id).orElseThrow().status() == JobStatus.FAILED);
 
     signIn();
-    open("/jobs");
+    assertThat(text("h1")).isEqualTo("Overview");
+    d.findElement(By.linkText("Jobs")).click();
+    await().atMost(PATIENCE).until(() -> d.getCurrentUrl().endsWith("/jobs"));
     d.findElement(By.cssSelector("#f-status option[value='failed']")).click();
     d.findElement(By.id("f-actor")).sendKeys("ok");
     d.findElement(By.id("f-search")).click();
@@ -403,12 +418,52 @@ class DashboardBrowserTest {
     chromium.screenshot("jobs-bulk-retry-confirm");
 
     DashboardFixture.FLAKY_FAILS.set(false);
-    d.findElement(By.id("bulk-confirm")).click();
-    await().atMost(PATIENCE).until(() -> d.getCurrentUrl().matches(".*/jobs/bulk/[A-Za-z0-9_-]+$"));
-    d.executeScript("window.__sameDocument = true;");
+    // A slow database: each manually_retried event row takes 60 ms to write (a trigger of this
+    // test's schema), so each batch of 10 commits about 0.6 s after the one before, and the run's
+    // page, polling in place, must show a count between 0 and n before the end.
+    String schema = "\"" + services.schema() + "\"";
+    try (Connection c = services.dataSource().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(
+          "CREATE FUNCTION "
+              + schema
+              + ".slow_event() RETURNS trigger LANGUAGE plpgsql AS"
+              + " $$BEGIN PERFORM pg_sleep(0.06); RETURN NEW; END$$");
+      st.execute(
+          "CREATE TRIGGER slow_event BEFORE INSERT ON "
+              + schema
+              + ".job_events FOR EACH ROW WHEN (NEW.kind = 'manually_retried')"
+              + " EXECUTE FUNCTION "
+              + schema
+              + ".slow_event()");
+      try {
+        d.findElement(By.id("bulk-confirm")).click();
+        await()
+            .atMost(PATIENCE)
+            .until(() -> d.getCurrentUrl().matches(".*/jobs/bulk/[A-Za-z0-9_-]+$"));
+        d.executeScript("window.__sameDocument = true;");
+        await()
+            .atMost(PATIENCE)
+            .untilAsserted(
+                () -> {
+                  String run = text("#bulk-run");
+                  assertThat(run).contains("State: running");
+                  assertThat(retriedSoFar(run)).isStrictlyBetween(0, n);
+                });
+        String percent = d.findElement(By.id("bulk-progress")).getAttribute("value");
+        assertThat(Integer.parseInt(percent)).as("progress while it runs").isBetween(1, 99);
+        chromium.screenshot("jobs-bulk-retry-progress");
+        await()
+            .atMost(PATIENCE)
+            .untilAsserted(() -> assertThat(text("#bulk-state")).isEqualTo("done"));
+      } finally {
+        st.execute("DROP TRIGGER slow_event ON " + schema + ".job_events");
+        st.execute("DROP FUNCTION " + schema + ".slow_event()");
+      }
+    }
     await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#bulk-state")).isEqualTo("done"));
     assertThat(d.executeScript("return window.__sameDocument === true;"))
-        .as("the progress page updates in place")
+        .as("the progress page went from running to done in place, without a reload")
         .isEqualTo(true);
     int batches =
         (n + DashboardFixture.EVENT_WRITER_BATCH_SIZE - 1)
@@ -430,7 +485,57 @@ class DashboardBrowserTest {
         .as("a job outside the filter")
         .isEqualTo(JobStatus.FAILED);
     open("/jobs/" + ids.get(0));
-    assertThat(text("#job-events")).contains("manually_retried");
+    assertThat(text("#job-events"))
+        .contains("manually_retried")
+        .as("the event names who retried it in bulk")
+        .contains("retried by dashboard:token (bulk retry)");
+  }
+
+  @Test
+  @Tag("W2")
+  @Tag("W3")
+  void onTheMetricsEndpoint_theDashboardSignsIn_andAQueuePausedFromItStopsClaiming(
+      TestServices services) throws Exception {
+    fixture =
+        DashboardFixture.onHttpEndpoint(
+            services,
+            knobs -> knobs.dashboardToken(DashboardFixture.TOKEN),
+            taskq -> taskq.register(DashboardFixture.ok("ok")));
+    ChromeDriver d = chromium.driver();
+    d.get(fixture.root.resolve("/ready").toString());
+    assertThat(d.findElement(By.tagName("body")).getText()).contains("\"database\"");
+    open("/");
+    assertThat(d.getCurrentUrl()).as("sign-in first").endsWith("/taskq/login");
+    Object anonymous =
+        d.executeAsyncScript(
+            "var done = arguments[arguments.length - 1];"
+                + "var body = new URLSearchParams({queue: 'default',"
+                + " csrf: document.querySelector('input[name=csrf]').value});"
+                + "fetch(arguments[0], {method: 'POST', body: body})"
+                + ".then(function (r) { done(r.status); }, function (e) { done(String(e)); });",
+            fixture.uri("/queues/pause").toString());
+    assertThat(anonymous).as("a state change without sign-in").isEqualTo(401L);
+    assertThat(fixture.taskq.operations().paused()).isEmpty();
+
+    signIn();
+    assertThat(text("h1")).isEqualTo("Overview");
+    assertThat(d.getCurrentUrl()).startsWith(fixture.root.toString());
+    chromium.screenshot("http-endpoint-overview");
+    open("/queues");
+    d.findElement(By.xpath("//tr[td/a[text()='default']]//button[text()='Pause']")).click();
+    d.switchTo().alert().accept();
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#flash")).contains("paused"));
+    chromium.screenshot("http-endpoint-queues-paused");
+    long id = fixture.taskq.jobs().enqueue(JobRequest.of("ok", "{}"));
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> fixture.taskq.jobs().find(id).orElseThrow().status() == JobStatus.PENDING);
+    d.findElement(By.xpath("//tr[td/a[text()='default']]//button[text()='Resume']")).click();
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(text("#flash")).contains("resumed"));
+    await()
+        .atMost(PATIENCE)
+        .until(() -> fixture.taskq.jobs().find(id).orElseThrow().status() == JobStatus.SUCCEEDED);
   }
 
   @Test

@@ -70,7 +70,7 @@ final class Http {
   }
 
   String origin() {
-    URI u = fixture.server.uri();
+    URI u = fixture.root;
     return u.getScheme() + "://" + u.getRawAuthority();
   }
 

@@ -1,8 +1,10 @@
 package io.taskq.metrics;
 
+import com.sun.net.httpserver.HttpHandler;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.taskq.TaskQ;
 import io.taskq.metrics.http.DatabaseCheck;
+import io.taskq.metrics.http.EndpointExtension;
 import io.taskq.metrics.http.EndpointHandler;
 import io.taskq.metrics.http.HttpEndpoint;
 import io.taskq.metrics.http.LivenessHandler;
@@ -14,10 +16,12 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -44,9 +48,11 @@ import org.jspecify.annotations.Nullable;
  * runs, and builds the {@code /live}, {@code /ready} and {@code /metrics} handlers: readiness from
  * the TaskQ's lifecycle, {@link TaskQ#health()}, a 2-second database check and the last feed-lag
  * reading. When {@code TASKQ_HTTP_PORT} is set (it is 0, off, by default) it also serves them on
- * {@code TASKQ_HTTP_BIND} (default {@code 127.0.0.1}); {@link #routes()} are plain objects to mount
- * in the application's own server instead. {@link #close()} stops the sampling and the endpoint,
- * never the TaskQ or the registry.
+ * {@code TASKQ_HTTP_BIND} (default {@code 127.0.0.1}), with the contexts of every {@link
+ * EndpointExtension} on the class path beside them (the web dashboard, when {@code
+ * TASKQ_HTTP_DASHBOARD=true}); {@link #routes()} are plain objects to mount in the application's
+ * own server instead. {@link #close()} stops the sampling and the endpoint, never the TaskQ or the
+ * registry.
  */
 public final class TaskQObservability implements AutoCloseable {
   /** The default period of the gauge samplers. */
@@ -168,12 +174,35 @@ public final class TaskQObservability implements AutoCloseable {
             TimeUnit.MILLISECONDS);
     HttpEndpoint endpoint;
     try {
-      endpoint = HttpEndpoint.fromConfig(taskq.config(), routes).orElse(null);
+      Map<String, HttpHandler> contexts =
+          taskq.config().httpPort() == 0 ? Map.of() : extensionContexts(taskq);
+      endpoint = HttpEndpoint.fromConfig(taskq.config(), routes, contexts).orElse(null);
     } catch (RuntimeException e) {
       sampling.shutdownNow();
       throw e;
     }
     return new TaskQObservability(queues, feedLag, routes, sampling, samples, endpoint);
+  }
+
+  /**
+   * The contexts of every {@link EndpointExtension} on the class path (the dashboard's when {@code
+   * TASKQ_HTTP_DASHBOARD=true}), in the order found; a path two of them claim is refused.
+   */
+  private static Map<String, HttpHandler> extensionContexts(TaskQ taskq) {
+    Map<String, HttpHandler> contexts = new LinkedHashMap<>();
+    ClassLoader loader = TaskQObservability.class.getClassLoader();
+    for (EndpointExtension extension : ServiceLoader.load(EndpointExtension.class, loader)) {
+      extension
+          .contexts(taskq)
+          .forEach(
+              (path, handler) -> {
+                if (contexts.putIfAbsent(path, handler) != null) {
+                  throw new IllegalArgumentException(
+                      "two extensions of the HTTP endpoint serve " + path);
+                }
+              });
+    }
+    return contexts;
   }
 
   /** The check {@code /ready} runs: a ping bounded by its budget in wall-clock time (R1). */

@@ -1,5 +1,6 @@
 package io.taskq.metrics.http;
 
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.taskq.TaskQConfig;
 import java.io.IOException;
@@ -54,10 +55,29 @@ public final class HttpEndpoint implements AutoCloseable {
    */
   public static Optional<HttpEndpoint> fromConfig(
       TaskQConfig config, Map<String, EndpointHandler> routes) {
+    return fromConfig(config, routes, Map.of());
+  }
+
+  /**
+   * Starts the endpoint as {@code config} says, serving {@code contexts} (an {@link
+   * EndpointExtension}'s, say) beside {@code routes}; empty when {@link TaskQConfig#httpPort()} is
+   * 0.
+   *
+   * @param config the configuration whose HTTP port and bind address are used
+   * @param routes path (starting with {@code /}) to GET handler
+   * @param contexts path (starting with {@code /}) to a JDK handler serving every method at that
+   *     path and below it
+   * @return the started endpoint, or empty when the port is 0
+   * @throws IllegalArgumentException when the bind address is not an address of this host, or a
+   *     context's path is a route's
+   * @throws UncheckedIOException when the port cannot be bound
+   */
+  public static Optional<HttpEndpoint> fromConfig(
+      TaskQConfig config, Map<String, EndpointHandler> routes, Map<String, HttpHandler> contexts) {
     if (config.httpPort() == 0) {
       return Optional.empty();
     }
-    return Optional.of(start(config.httpBind(), config.httpPort(), routes));
+    return Optional.of(start(config.httpBind(), config.httpPort(), routes, contexts));
   }
 
   /**
@@ -90,14 +110,35 @@ public final class HttpEndpoint implements AutoCloseable {
    * @throws UncheckedIOException when the port cannot be bound
    */
   public static HttpEndpoint start(String bind, int port, Map<String, EndpointHandler> routes) {
+    return start(bind, port, routes, Map.of());
+  }
+
+  private static HttpEndpoint start(
+      String bind,
+      int port,
+      Map<String, EndpointHandler> routes,
+      Map<String, HttpHandler> contexts) {
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("port must be in 0..65535, was " + port);
     }
     InetAddress address = localAddress(bind);
-    ExecutorService executor = Executors.newFixedThreadPool(2, HttpEndpoint::daemon);
+    for (String path : contexts.keySet()) {
+      if (!path.startsWith("/") || routes.containsKey(path)) {
+        throw new IllegalArgumentException(
+            "cannot serve "
+                + path
+                + " on the HTTP endpoint: a context path starts with / and is none of "
+                + routes.keySet());
+      }
+    }
+    noDelay();
+    // Pages (the dashboard's) share the threads with the probes: two more keep /ready answering.
+    int threads = contexts.isEmpty() ? 2 : 4;
+    ExecutorService executor = Executors.newFixedThreadPool(threads, HttpEndpoint::daemon);
     try {
       HttpServer server = HttpServer.create(new InetSocketAddress(address, port), 0);
       routes.forEach((path, handler) -> mount(server, path, handler));
+      contexts.forEach(server::createContext);
       server.setExecutor(executor);
       server.start();
       if (address.isAnyLocalAddress()) {
@@ -126,6 +167,20 @@ public final class HttpEndpoint implements AutoCloseable {
     server.stop(0);
     executor.shutdownNow();
   }
+
+  /**
+   * Asks the JDK's server for TCP_NODELAY (unless the application chose otherwise): it writes a
+   * response's headers and body apart, and with Nagle's algorithm on the body waits for the
+   * client's delayed acknowledgement, 40 ms on Linux. The JDK reads the property when its first
+   * server starts in the JVM.
+   */
+  private static void noDelay() {
+    if (System.getProperty(NO_DELAY) == null) {
+      System.setProperty(NO_DELAY, "true");
+    }
+  }
+
+  private static final String NO_DELAY = "sun.net.httpserver.nodelay";
 
   private static void mount(HttpServer server, String path, EndpointHandler handler) {
     if (!path.startsWith("/") || path.length() < 2) {

@@ -263,6 +263,14 @@ public final class KnobCatalog {
           "127.0.0.1",
           Rules.host(),
           Knob.Exposure.PLAIN);
+  public static final Knob<Boolean> HTTP_DASHBOARD =
+      define(
+          "TASKQ_HTTP_DASHBOARD",
+          "httpDashboard",
+          ValueTypes.bool(),
+          false,
+          Rules.any("true or false"),
+          Knob.Exposure.PLAIN);
 
   // Web dashboard (W3): off by default, loopback by default, secrets never shown.
   public static final Knob<Integer> DASHBOARD_PORT =

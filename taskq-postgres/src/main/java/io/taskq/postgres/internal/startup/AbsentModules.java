@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 final class AbsentModules {
   static final String METRICS_CLASS = "io.taskq.metrics.TaskQObservability";
   static final String REDIS_CLASS = "io.taskq.redis.RedisConnector";
+  static final String DASHBOARD_CLASS = "io.taskq.dashboard.Dashboard";
 
   private AbsentModules() {}
 
@@ -31,6 +32,22 @@ final class AbsentModules {
                   + " asks for the /live, /ready and /metrics endpoint, but the module that serves"
                   + " it, io.taskq:taskq-metrics, is not on the class path: add it (and attach"
                   + " TaskQObservability, docs/observability.md), or unset TASKQ_HTTP_PORT"));
+    }
+    if (config.httpDashboard() && config.httpPort() == 0) {
+      problems.add(
+          new Problem(
+              List.of("TASKQ_HTTP_DASHBOARD", "TASKQ_HTTP_PORT"),
+              "TASKQ_HTTP_DASHBOARD=true serves the dashboard on the HTTP endpoint, but"
+                  + " TASKQ_HTTP_PORT is 0 (the endpoint is off): set TASKQ_HTTP_PORT, or use"
+                  + " TASKQ_DASHBOARD_PORT for a server of the dashboard's own"));
+    }
+    if (config.httpDashboard() && !present.test(DASHBOARD_CLASS)) {
+      problems.add(
+          new Problem(
+              List.of("TASKQ_HTTP_DASHBOARD"),
+              "TASKQ_HTTP_DASHBOARD=true asks for the web dashboard on the HTTP endpoint, but the"
+                  + " module that serves it, io.taskq:taskq-dashboard, is not on the class path:"
+                  + " add it (docs/dashboard.md), or unset TASKQ_HTTP_DASHBOARD"));
     }
     if (config.redisUrl().isPresent() && !present.test(REDIS_CLASS)) {
       problems.add(
