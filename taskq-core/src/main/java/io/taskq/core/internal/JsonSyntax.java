@@ -7,8 +7,9 @@ import org.jspecify.annotations.Nullable;
  * A strict JSON (RFC 8259) syntax check without building a tree, so a payload is rejected with its
  * offset before it reaches the database, and without forcing a JSON library on users.
  *
- * <p>Beyond the RFC it rejects what {@code jsonb} cannot store: the escape {@code \u0000} (F6) and
- * nesting deeper than {@value #MAX_DEPTH} levels.
+ * <p>Beyond the RFC it rejects what {@code jsonb} cannot store: the escape {@code \u0000} (F6), an
+ * unpaired surrogate, escaped ({@code "\ud800"}, {@code "\udc00x"}) or raw (R3), and nesting deeper
+ * than {@value #MAX_DEPTH} levels.
  */
 public final class JsonSyntax {
   /** Deeper documents are refused (and the recursion stays far from the stack limit). */
@@ -121,6 +122,12 @@ public final class JsonSyntax {
         escape();
       } else if (c < 0x20) {
         throw fail("unescaped control character " + codePoint(c) + " in a string");
+      } else if (Character.isHighSurrogate(c)
+          && at + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(at + 1))) {
+        at += 2;
+      } else if (Character.isSurrogate(c)) {
+        throw fail(unpaired(c, "character"));
       } else {
         at++;
       }
@@ -137,18 +144,62 @@ public final class JsonSyntax {
     if (c != 'u' || at + 5 > text.length()) {
       throw fail("invalid escape sequence");
     }
+    int u = at;
+    char code = unicodeEscape();
+    if (code == 0) {
+      at = u;
+      throw fail("the escape \\u0000 (NUL) is not allowed: PostgreSQL jsonb cannot store it");
+    }
+    if (Character.isLowSurrogate(code)) {
+      at = u;
+      throw fail(unpaired(code, "escape"));
+    }
+    if (Character.isHighSurrogate(code)) {
+      int low = text.startsWith("\\u", at) ? tryUnicodeEscape(at + 1) : -1;
+      if (low < 0 || !Character.isLowSurrogate((char) low)) {
+        at = u;
+        throw fail(unpaired(code, "escape"));
+      }
+      at += 6;
+    }
+  }
+
+  /** Reads the four hex digits after the {@code u} at {@code at}; leaves {@code at} after them. */
+  private char unicodeEscape() {
+    if (at + 5 > text.length()) {
+      throw fail("invalid \\u escape");
+    }
+    int code = tryUnicodeEscape(at);
+    if (code < 0) {
+      throw fail("invalid \\u escape");
+    }
+    at += 5;
+    return (char) code;
+  }
+
+  /** The code unit of the {@code uXXXX} at {@code u}, or -1 when it is not one. */
+  private int tryUnicodeEscape(int u) {
+    if (u + 5 > text.length() || text.charAt(u) != 'u') {
+      return -1;
+    }
     int code = 0;
     for (int k = 1; k <= 4; k++) {
-      int digit = Character.digit(text.charAt(at + k), 16);
+      int digit = Character.digit(text.charAt(u + k), 16);
       if (digit < 0) {
-        throw fail("invalid \\u escape");
+        return -1;
       }
       code = code * 16 + digit;
     }
-    if (code == 0) {
-      throw fail("the escape \\u0000 (NUL) is not allowed: PostgreSQL jsonb cannot store it");
-    }
-    at += 5;
+    return code;
+  }
+
+  private static String unpaired(char c, String form) {
+    return "unpaired surrogate "
+        + codePoint(c)
+        + " ("
+        + form
+        + "): PostgreSQL jsonb stores only whole characters; a surrogate must be a high one"
+        + " (U+D800-U+DBFF) followed by a low one (U+DC00-U+DFFF)";
   }
 
   private void number() {

@@ -56,6 +56,32 @@ class JsonSyntaxTest {
         .contains("\\u0000 (NUL)");
   }
 
+  @ParameterizedTest
+  @Tag("R3")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "\"\\ud800\"              | offset 2: unpaired surrogate U+D800 (escape)",
+        "\"\\udc00x\"             | offset 2: unpaired surrogate U+DC00 (escape)",
+        "\"\\ud800\\u0041\"       | offset 2: unpaired surrogate U+D800 (escape)",
+        "\"\\ud800\\ud800\"       | offset 2: unpaired surrogate U+D800 (escape)",
+        "\"\\ud800\\n\"          | offset 2: unpaired surrogate U+D800 (escape)",
+        "\"\\ud800\"              | jsonb stores only whole characters"
+      })
+  void escapedUnpairedSurrogate_isRejectedBecauseJsonbCannotStoreIt(String json, String expected) {
+    assertThat(JsonSyntax.problem(json.strip())).contains(expected);
+  }
+
+  @Test
+  @Tag("R3")
+  void rawUnpairedSurrogate_isRejectedAndARawPairIsNot() {
+    assertThat(JsonSyntax.problem("\"a\ud800\"")).contains("offset 2: unpaired surrogate U+D800");
+    assertThat(JsonSyntax.problem("\"\udc00\"")).contains("unpaired surrogate U+DC00 (character)");
+    assertThat(JsonSyntax.problem("\"\ud83d\"")).contains("unpaired surrogate U+D83D");
+    assertThat(JsonSyntax.problem("\"\ud83d\ude00\"")).isNull();
+    assertThat(JsonSyntax.problem("\"\\ud83d\\ude00\"")).isNull();
+  }
+
   @Test
   void rawControlCharacterInAString_isRejected() {
     assertThat(JsonSyntax.problem("\"a\tb\"")).contains("unescaped control character U+0009");
