@@ -68,9 +68,13 @@ public final class NamedStatements {
     }
   }
 
-  /** Replaces every {@code {schema}} with the quoted identifier; the only substitution. */
+  /**
+   * Replaces every {@code {schema}} with the quoted identifier, the only substitution, written for
+   * where it lands (code, a string literal, a dollar-quoted body) so that no accepted schema name
+   * can change the statement (R3): see {@link SchemaSubstitution}.
+   */
   public static String substitute(String sql, SchemaName schema) {
-    return sql.replace("{schema}", schema.quoted());
+    return SchemaSubstitution.apply(sql, schema);
   }
 
   private static void put(
