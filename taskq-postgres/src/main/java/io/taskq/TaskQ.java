@@ -15,6 +15,8 @@ import io.taskq.postgres.internal.Connections;
 import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.OwnedPool;
+import io.taskq.postgres.internal.PoolerCheck;
 import io.taskq.postgres.internal.RunningParts;
 import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.internal.caps.CapsSettings;
@@ -93,8 +95,10 @@ import org.jspecify.annotations.Nullable;
  * connection to {@code TASKQ_DATABASE_DIRECT_URL}, else to {@code TASKQ_DATABASE_URL} when TaskQ
  * owns its pool; given only the application's DataSource, it borrows one of its connections for as
  * long as it campaigns or leads (like the listener, for good). Behind a transaction-pooling proxy
- * set the direct URL. {@link #health()} and {@link #isLeader()} report on it; {@link
- * Builder#maintenance(boolean)} turns it off for processes that should never lead.
+ * set the direct URL: the migrations run there too, and {@link #start()} refuses to start behind
+ * one without it (R2, {@code docs/configuration.md}). {@link #health()} and {@link #isLeader()}
+ * report on it; {@link Builder#maintenance(boolean)} turns it off for processes that should never
+ * lead.
  *
  * <p><b>Cron.</b> With maintenance on, {@link #start()} also starts the cron loop (S12): every
  * second it fires the due schedules of {@link #schedules()}, one tick at a time per schema under
@@ -268,13 +272,15 @@ public final class TaskQ implements AutoCloseable {
    * @throws IllegalStateException when no actor is registered, or when started or closed already;
    *     when the database in {@code TASKQ_DATABASE_URL} does not answer (naming it)
    * @throws io.taskq.TaskQConfigException when a start-up check refuses the settings: a pool too
-   *     small for TaskQ, or a setting whose module is absent ({@code docs/configuration.md})
+   *     small for TaskQ, a setting whose module is absent, or a transaction pooler in front of the
+   *     database without {@code TASKQ_DATABASE_DIRECT_URL} ({@code docs/configuration.md})
    * @throws SchemaMigrationException when the schema cannot be brought to this version
    * @throws SQLException when the database refuses the worker's registration
    */
   public synchronized void start() throws SQLException {
     checkStartable();
     StartupChecks.run(config, connections.given(), maintain);
+    connections.behindPooler(PoolerCheck.check(config, connections.given(), needsSession()));
     DataSource dataSource = dataSource();
     state = State.STARTED;
     migrateAtStart(dataSource);
@@ -330,7 +336,17 @@ public final class TaskQ implements AutoCloseable {
         enqueueInterceptors);
   }
 
-  /** A7: what {@code TASKQ_MIGRATE} asks for: apply what is pending, verify, or skip. */
+  /** R2: whether start() does work that needs a session of its own (not a pooled one). */
+  private boolean needsSession() {
+    boolean migrates =
+        migrate && !"verify".equals(config.migrate()) && !"skip".equals(config.migrate());
+    return migrates || maintain || (!producer && runsWorker);
+  }
+
+  /**
+   * A7: what {@code TASKQ_MIGRATE} asks for: apply what is pending, verify, or skip. Applying takes
+   * a session advisory lock, so it runs on {@code TASKQ_DATABASE_DIRECT_URL} when set (R2).
+   */
   private void migrateAtStart(DataSource dataSource) {
     if (!migrate) {
       return; // Builder.migrate(false): the schema is migrated with another tool
@@ -340,8 +356,14 @@ public final class TaskQ implements AutoCloseable {
       case "skip" -> {
         // the schema is managed elsewhere
       }
-      default -> Migrations.apply(dataSource, config.schemaName());
+      default -> Migrations.apply(migrationSource(dataSource), config.schemaName());
     }
+  }
+
+  /** Where migrations run: the direct URL when set (a session of its own, R2), else the pool. */
+  private DataSource migrationSource(DataSource dataSource) {
+    return OwnedPool.directDataSource(config, "taskq migrate:" + config.schemaName().value())
+        .orElse(dataSource);
   }
 
   /**
@@ -351,7 +373,7 @@ public final class TaskQ implements AutoCloseable {
    * @throws IllegalStateException after {@link #close()}
    */
   public synchronized SchemaMigrations migrations() {
-    return new PostgresMigrations(dataSource(), config.schemaName());
+    return new PostgresMigrations(migrationSource(dataSource()), config.schemaName());
   }
 
   /**

@@ -6,6 +6,7 @@ import io.taskq.TaskQConfig;
 import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.GuardedJobListener;
 import io.taskq.postgres.internal.Handles;
+import io.taskq.postgres.internal.JdbcTarget;
 import io.taskq.postgres.internal.StatementTimeouts;
 import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.internal.feed.FeedLagReader;
@@ -255,10 +256,15 @@ public final class ReclaimEventFeed {
   }
 
   private static DataSource directSource(String url, TaskQConfig config) {
+    JdbcTarget target = JdbcTarget.of(url, "TASKQ_DATABASE_DIRECT_URL");
     PGSimpleDataSource ds = new PGSimpleDataSource();
-    ds.setUrl(url);
+    ds.setUrl(target.url());
     config.databaseUser().ifPresent(ds::setUser);
     config.databasePassword().ifPresent(ds::setPassword);
+    if (target.user() != null) {
+      ds.setUser(target.user());
+      ds.setPassword(target.password());
+    }
     ds.setConnectTimeout((int) config.connectTimeout().toSeconds());
     ds.setSocketTimeout((int) config.socketTimeout().toSeconds());
     ds.setTcpKeepAlive(true);

@@ -18,6 +18,7 @@ public final class Connections {
   private final TaskQConfig config;
   private final @Nullable DataSource given;
   private @Nullable HikariDataSource ownedPool;
+  private boolean behindPooler;
 
   /** Connections from {@code given}, or from a pool of {@code config}'s when it is null. */
   public Connections(TaskQConfig config, @Nullable DataSource given) {
@@ -32,7 +33,7 @@ public final class Connections {
     }
     HikariDataSource pool = ownedPool;
     if (pool == null) {
-      pool = OwnedPool.open(config);
+      pool = OwnedPool.open(config, behindPooler);
       ownedPool = pool;
     }
     return pool;
@@ -41,6 +42,15 @@ public final class Connections {
   /** {@return the application's data source, or null when the root opens a pool of its own} */
   public @Nullable DataSource given() {
     return given;
+  }
+
+  /**
+   * R2: a transaction pooler was found at start, so the pool opened here uses {@code
+   * prepareThreshold=0} ({@link OwnedPool#open(TaskQConfig, boolean)}); set before the first {@link
+   * #dataSource()}.
+   */
+  public synchronized void behindPooler(boolean found) {
+    this.behindPooler = found;
   }
 
   /** Where the wake listener connects: a direct connection unless only a DataSource was given. */

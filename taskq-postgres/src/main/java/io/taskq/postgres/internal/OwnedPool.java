@@ -6,7 +6,9 @@ import com.zaxxer.hikari.pool.HikariPool;
 import io.taskq.TaskQConfig;
 import io.taskq.postgres.internal.dispatch.ListenConnectionSource;
 import io.taskq.postgres.internal.startup.UnreachableDatabase;
+import java.util.Optional;
 import java.util.Properties;
+import javax.sql.DataSource;
 
 /**
  * The HikariCP pool TaskQ builds from {@code TASKQ_DATABASE_*} settings when the application hands
@@ -25,14 +27,32 @@ public final class OwnedPool {
    *     answer or refuses the login (P3)
    */
   public static HikariDataSource open(TaskQConfig config) {
-    String url = config.databaseUrl().orElseThrow(OwnedPool::noUrl);
+    return open(config, false);
+  }
+
+  /**
+   * Opens the pool; with {@code behindPooler}, its connections use {@code prepareThreshold=0}
+   * unless {@code TASKQ_DATABASE_URL} sets {@code prepareThreshold} itself (R2: named server-side
+   * prepared statements do not survive a transaction pooler before PgBouncer 1.21).
+   *
+   * @throws IllegalArgumentException when {@code TASKQ_DATABASE_URL} is not set
+   * @throws IllegalStateException naming {@code TASKQ_DATABASE_URL} when its database does not
+   *     answer or refuses the login (P3)
+   */
+  public static HikariDataSource open(TaskQConfig config, boolean behindPooler) {
+    JdbcTarget target = pooledTarget(config);
+    String url = target.url();
     HikariConfig hikari = new HikariConfig();
     hikari.setJdbcUrl(url);
     hikari.setPoolName("taskq-" + config.schemaName().value());
     hikari.setMaximumPoolSize(config.databasePoolSize());
     hikari.setMinimumIdle(Math.min(2, config.databasePoolSize()));
     hikari.setKeepaliveTime(config.databaseKeepaliveTime().toMillis());
-    hikari.setDataSourceProperties(driverProperties(config));
+    Properties props = target.over(driverProperties(config));
+    if (behindPooler && !setsPrepareThreshold(url)) {
+      props.setProperty("prepareThreshold", "0");
+    }
+    hikari.setDataSourceProperties(props);
     try {
       return new HikariDataSource(hikari);
     } catch (HikariPool.PoolInitializationException e) {
@@ -42,11 +62,47 @@ public final class OwnedPool {
 
   /** Where the wake listener connects: the direct URL when set, else the database URL. */
   public static ListenConnectionSource listenSource(TaskQConfig config) {
-    String url =
-        config
-            .databaseDirectUrl()
-            .orElseGet(() -> config.databaseUrl().orElseThrow(OwnedPool::noUrl));
-    return ListenConnectionSource.direct(url, driverProperties(config));
+    JdbcTarget target = directTarget(config).orElseGet(() -> pooledTarget(config));
+    return ListenConnectionSource.direct(target.url(), target.over(driverProperties(config)));
+  }
+
+  /** {@code TASKQ_DATABASE_URL} split for the driver (user-info out of the URL, R3). */
+  public static JdbcTarget pooledTarget(TaskQConfig config) {
+    return JdbcTarget.of(config.databaseUrl().orElseThrow(OwnedPool::noUrl), "TASKQ_DATABASE_URL");
+  }
+
+  /** {@code TASKQ_DATABASE_DIRECT_URL} split for the driver, when set. */
+  public static Optional<JdbcTarget> directTarget(TaskQConfig config) {
+    return config.databaseDirectUrl().map(url -> JdbcTarget.of(url, "TASKQ_DATABASE_DIRECT_URL"));
+  }
+
+  /**
+   * Connections on {@code TASKQ_DATABASE_DIRECT_URL}, outside any pool, for what needs a session of
+   * its own beyond the leader and the listeners: the migrations (their session advisory lock, R2).
+   * Each {@code getConnection()} opens a physical connection; the caller closes it.
+   */
+  public static Optional<DataSource> directDataSource(TaskQConfig config, String applicationName) {
+    return directTarget(config)
+        .map(
+            target -> {
+              Properties props = target.over(driverProperties(config));
+              props.setProperty("ApplicationName", applicationName);
+              return new DriverDataSource(target.url(), props);
+            });
+  }
+
+  /** Whether {@code url} sets {@code prepareThreshold} among its parameters. */
+  static boolean setsPrepareThreshold(String url) {
+    int query = url.indexOf('?');
+    if (query < 0) {
+      return false;
+    }
+    for (String param : url.substring(query + 1).split("&", -1)) {
+      if (param.toLowerCase(java.util.Locale.ROOT).startsWith("preparethreshold=")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** User, password, the D10 timeouts and the application name as PgJDBC properties. */

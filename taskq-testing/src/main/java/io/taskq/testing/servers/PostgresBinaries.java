@@ -68,6 +68,14 @@ final class PostgresBinaries {
 
   /** {@code program args...}, as the service user when this JVM runs as root. */
   List<String> command(String program, List<String> args) {
+    return asServiceUser(bin.resolve(program), args);
+  }
+
+  /**
+   * {@code executable args...}, as the service user when this JVM runs as root: for any server that
+   * refuses to run as root (PgBouncer too).
+   */
+  List<String> asServiceUser(Path executable, List<String> args) {
     List<String> command = new ArrayList<>();
     if (root) {
       command.addAll(
@@ -79,7 +87,7 @@ final class PostgresBinaries {
               "--reset-env",
               "--"));
     }
-    command.add(bin.resolve(program).toString());
+    command.add(executable.toString());
     command.addAll(args);
     return command;
   }

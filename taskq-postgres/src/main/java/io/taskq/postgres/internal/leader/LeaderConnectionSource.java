@@ -1,6 +1,8 @@
 package io.taskq.postgres.internal.leader;
 
 import io.taskq.TaskQConfig;
+import io.taskq.postgres.internal.JdbcTarget;
+import io.taskq.postgres.internal.OwnedPool;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -47,15 +49,17 @@ public interface LeaderConnectionSource {
    *     DataSource and must supply a direct connection source itself)
    */
   static Optional<LeaderConnectionSource> fromConfig(TaskQConfig config) {
-    Optional<String> url = config.databaseDirectUrl().or(config::databaseUrl);
-    if (url.isEmpty()) {
+    if (config.databaseDirectUrl().isEmpty() && config.databaseUrl().isEmpty()) {
       return Optional.empty();
     }
+    JdbcTarget target =
+        OwnedPool.directTarget(config).orElseGet(() -> OwnedPool.pooledTarget(config));
     Properties extra = new Properties();
     config.databaseUser().ifPresent(user -> extra.setProperty("user", user));
     config.databasePassword().ifPresent(password -> extra.setProperty("password", password));
     return Optional.of(
-        fromUrlWith(url.get(), extra, config.connectTimeout(), config.socketTimeout()));
+        fromUrlWith(
+            target.url(), target.over(extra), config.connectTimeout(), config.socketTimeout()));
   }
 
   /**
