@@ -52,6 +52,12 @@ class UrlUserInfoTest {
     JdbcTarget none = JdbcTarget.of("jdbc:postgresql://db/orders?user=a@b", "X");
     assertThat(none.url()).isEqualTo("jdbc:postgresql://db/orders?user=a@b");
     assertThat(none.user()).isNull();
+
+    JdbcTarget param =
+        JdbcTarget.of("jdbc:postgresql://db/orders?user=a&password=x%26y&ssl=1", "X");
+    assertThat(param.url()).isEqualTo("jdbc:postgresql://db/orders?user=a&ssl=1");
+    assertThat(param.password()).isEqualTo("x&y");
+    assertThat(param.over(new java.util.Properties()).getProperty("password")).isEqualTo("x&y");
   }
 
   @Test
@@ -74,9 +80,9 @@ class UrlUserInfoTest {
       closedPort = socket.getLocalPort();
     }
     String good = withUserInfo(services.jdbcUrl(), SECRET);
-    String unreachable =
-        withUserInfo(
-            services.jdbcUrl().replaceFirst("//([^/:?]+)(:\\d+)?", "//$1:" + closedPort), SECRET);
+    // The refused start carries the secret as a parameter instead: it must not show either.
+    String closed = services.jdbcUrl().replaceFirst("//([^/:?]+)(:\\d+)?", "//$1:" + closedPort);
+    String unreachable = closed + (closed.contains("?") ? "&" : "?") + "password=" + SECRET;
     Path julConfig = Files.createTempFile("taskq-jul-", ".properties");
     Files.writeString(
         julConfig,

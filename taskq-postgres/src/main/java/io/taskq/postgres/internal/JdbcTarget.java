@@ -1,6 +1,7 @@
 package io.taskq.postgres.internal;
 
 import java.io.ByteArrayOutputStream;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 import org.jspecify.annotations.Nullable;
@@ -10,7 +11,10 @@ import org.jspecify.annotations.Nullable;
  * jdbc:postgresql://user:secret@host/db}) is taken out of the URL and becomes the {@code user} and
  * {@code password} driver properties. PgJDBC itself does not read user-info: it would take {@code
  * user:secret@host} for a host name, and then print it, password included, in its connection
- * errors. The user-info is percent-decoded ({@code p%40ss} is {@code p@ss}), as in any URI.
+ * errors. The user-info is percent-decoded ({@code p%40ss} is {@code p@ss}), as in any URI. A
+ * {@code ?password=} parameter leaves the URL as well (HikariCP and PgJDBC print the URL in their
+ * DEBUG and FINE lines) and becomes the {@code password} property; a user-info password wins over
+ * it.
  *
  * <p>The URL's own user-info wins over {@code TASKQ_DATABASE_USER} / {@code
  * TASKQ_DATABASE_PASSWORD}: it is the more specific setting (the direct URL may log in as another
@@ -18,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param url the URL without user-info: safe to log, to pass to HikariCP and to PgJDBC
  * @param user the user-info's user, or null when the URL has none
- * @param password the user-info's password, or null when the URL has none
+ * @param password the user-info's password, else the {@code password} parameter's; null when the
+ *     URL has neither
  */
 public record JdbcTarget(String url, @Nullable String user, @Nullable String password) {
   private static final String PREFIX = "jdbc:postgresql://";
@@ -40,22 +45,43 @@ public record JdbcTarget(String url, @Nullable String user, @Nullable String pas
       end++;
     }
     int at = jdbcUrl.lastIndexOf('@', end - 1);
-    if (at < start) {
-      return new JdbcTarget(jdbcUrl, null, null);
+    String user = null;
+    String password = null;
+    String url = jdbcUrl;
+    if (at >= start) {
+      String userInfo = jdbcUrl.substring(start, at);
+      url = jdbcUrl.substring(0, start) + jdbcUrl.substring(at + 1);
+      int colon = userInfo.indexOf(':');
+      user = decode(colon < 0 ? userInfo : userInfo.substring(0, colon), setting, "user");
+      password = colon < 0 ? null : decode(userInfo.substring(colon + 1), setting, "password");
+      if (user.isEmpty()) {
+        throw new IllegalArgumentException(
+            setting
+                + " has user-info without a user name before '@': write"
+                + " jdbc:postgresql://user:password@host/db, or set TASKQ_DATABASE_USER and"
+                + " TASKQ_DATABASE_PASSWORD");
+      }
     }
-    String userInfo = jdbcUrl.substring(start, at);
-    String stripped = jdbcUrl.substring(0, start) + jdbcUrl.substring(at + 1);
-    int colon = userInfo.indexOf(':');
-    String user = decode(colon < 0 ? userInfo : userInfo.substring(0, colon), setting, "user");
-    String password = colon < 0 ? null : decode(userInfo.substring(colon + 1), setting, "password");
-    if (user.isEmpty()) {
-      throw new IllegalArgumentException(
-          setting
-              + " has user-info without a user name before '@': write"
-              + " jdbc:postgresql://user:password@host/db, or set TASKQ_DATABASE_USER and"
-              + " TASKQ_DATABASE_PASSWORD");
+    // A ?password= parameter leaves the URL too: HikariCP and PgJDBC print the URL in their
+    // DEBUG/FINE lines. PgJDBC reads its value URL-decoded; so does this.
+    int query = url.indexOf('?');
+    if (query >= 0) {
+      StringBuilder kept = new StringBuilder();
+      String paramPassword = null;
+      for (String param : url.substring(query + 1).split("&", -1)) {
+        if (param.startsWith("password=")) {
+          paramPassword =
+              URLDecoder.decode(param.substring("password=".length()), StandardCharsets.UTF_8);
+        } else {
+          kept.append(kept.length() == 0 ? "" : "&").append(param);
+        }
+      }
+      url = url.substring(0, query) + (kept.length() == 0 ? "" : "?" + kept);
+      if (password == null) {
+        password = paramPassword;
+      }
     }
-    return new JdbcTarget(stripped, user, password);
+    return new JdbcTarget(url, user, password);
   }
 
   /**
@@ -67,11 +93,12 @@ public record JdbcTarget(String url, @Nullable String user, @Nullable String pas
     props.putAll(base);
     if (user != null) {
       props.setProperty("user", user);
-      if (password != null) {
-        props.setProperty("password", password);
-      } else {
+      if (password == null) {
         props.remove("password");
       }
+    }
+    if (password != null) {
+      props.setProperty("password", password);
     }
     return props;
   }
