@@ -12,6 +12,9 @@ import io.taskq.postgres.internal.execution.RunningJob;
 import io.taskq.postgres.testing.SweepRows;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -139,6 +142,49 @@ class SuccessPathTest {
                 "SELECT outcome FROM {schema}.job_attempt_history WHERE job_id = ?",
                 jobs.get(0).jobId()))
         .containsExactly("succeeded");
+  }
+
+  /**
+   * X1: the batch is found by primary key, never through a running-state partial index filtered by
+   * id (which reads every running job per batch), even with statistics taken while nothing ran, as
+   * after a burst of claims beside many finished jobs.
+   */
+  @Test
+  @Tag("X1")
+  void theBatch_isFoundByPrimaryKey_neverThroughARunningStateIndex(TestServices services)
+      throws Exception {
+    rows.jobs(5_000).status("succeeded").insert();
+    rows.db().execute(rows.sql("ANALYZE {schema}.jobs"));
+    List<RunningJob> jobs = running(rows.jobs(300).owner(WORKER).leaseIn(Duration.ofMinutes(5)));
+    Long[] ids = jobs.stream().map(RunningJob::jobId).toArray(Long[]::new);
+    Long[] tokens = jobs.stream().map(RunningJob::leaseToken).toArray(Long[]::new);
+    String sql =
+        NamedStatements.load(
+                "io/taskq/postgres/sql/completion_success.sql", SchemaName.of(services.schema()))
+            .get("complete_succeeded");
+    StringBuilder plan = new StringBuilder();
+    try (Connection c = services.dataSource().getConnection()) {
+      c.setAutoCommit(false);
+      try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + sql)) {
+        ps.setLong(1, 0);
+        ps.setString(2, WORKER);
+        ps.setArray(3, c.createArrayOf("bigint", ids));
+        ps.setArray(4, c.createArrayOf("bigint", tokens));
+        ps.setArray(5, c.createArrayOf("text", new String[ids.length]));
+        ps.setString(6, "wake");
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            plan.append(rs.getString(1)).append('\n');
+          }
+        }
+      } finally {
+        c.rollback();
+      }
+    }
+    assertThat(plan.toString())
+        .contains("Index Scan using jobs_pkey on jobs j")
+        .doesNotContain("jobs_running_owner_idx")
+        .doesNotContain("jobs_running_lease_idx");
   }
 
   private List<RunningJob> running(SweepRows.Jobs jobs) {
