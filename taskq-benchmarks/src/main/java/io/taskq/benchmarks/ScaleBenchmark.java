@@ -65,7 +65,11 @@ public final class ScaleBenchmark {
    * --tables} (1234: which of the four tables, by number), {@code --enqueue-jobs} (1 000 000),
    * {@code --soak-jobs} (1 000 000), {@code --backlog-rows} (50 000). A size of 0 skips its part.
    */
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] commandLine) throws Exception {
+    // Through Maven the flags come as one property (-Dscale.args="..." in the bench-scale profile).
+    String fromMaven = System.getProperty("taskq.scale.args", "").trim();
+    String[] args =
+        commandLine.length == 0 && !fromMaven.isEmpty() ? fromMaven.split("\\s+") : commandLine;
     int jobs = Benchmark.intArg(args, "--jobs", 20_000);
     int otherRows = Benchmark.intArg(args, "--other-rows", 1_000_000);
     String tables = stringArg(args, "--tables", "1234");
