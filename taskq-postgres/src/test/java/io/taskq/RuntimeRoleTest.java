@@ -95,6 +95,17 @@ class RuntimeRoleTest {
         SchemaStatus status = taskq.migrations().verify();
         assertThat(status.isCurrent()).isTrue();
         assertThat(taskq.operations().counts().total()).isPositive();
+        // The leader, as the runtime role, upserts its sweep health (V012's table, DML only).
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () ->
+                    taskq.operations().sweepHealth().sweeps().stream()
+                        .anyMatch(
+                            h ->
+                                h.name().equals("scheduled_to_pending")
+                                    && h.freshness()
+                                        == io.taskq.operations.SweepHealth.Freshness.CURRENT));
       }
     }
     try (Connection c = DriverManager.getConnection(url(runtime));

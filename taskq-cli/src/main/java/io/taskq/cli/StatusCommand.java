@@ -6,13 +6,16 @@ import io.taskq.operations.LeaderInfo;
 import io.taskq.operations.Operations;
 import io.taskq.operations.Pause;
 import io.taskq.operations.QueueInfo;
+import io.taskq.operations.SweepHealth;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 
 /** {@code taskq status}: the schema at a glance. */
@@ -21,10 +24,10 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description = {
       "Per queue: pending depth, scheduled, running, failures in the last hour, age of the oldest"
-          + " due job, paused. Then the paused queues and actors, the maintenance leader and the"
-          + " crash-reclaim feed's lag.",
-      "Sweep health and the breaker tier live in the leader process: read them from its /ready"
-          + " endpoint and taskq.* metrics."
+          + " due job, paused. Then the paused queues and actors, the schema's maintenance leader,"
+          + " the crash-reclaim feed's lag, and each sweep's health as the leader last wrote it:"
+          + " last success, last error, breaker tier, batch size, consecutive failures, stall,"
+          + " and how fresh the row is (current, stale, former leader, no leader)."
     })
 final class StatusCommand extends BaseCommand {
   StatusCommand(Session session) {
@@ -39,10 +42,14 @@ final class StatusCommand extends BaseCommand {
     List<Pause> paused = ops.paused();
     Optional<LeaderInfo> leader = ops.leader();
     ReclaimFeedLag lag = taskq().reclaimEvents().lag();
+    SweepHealth sweeps = ops.sweepHealth();
     if (json()) {
-      printJson(json(queues, failures, paused, leader, lag));
+      Map<String, Object> m = json(queues, failures, paused, leader, lag);
+      m.put("sweep_health", sweepsJson(sweeps));
+      printJson(m);
     } else {
       print(queues, failures, paused, leader, lag);
+      print(sweeps);
     }
     return ExitCodes.OK;
   }
@@ -127,6 +134,118 @@ final class StatusCommand extends BaseCommand {
             + lag.heldBackEvents()
             + " held-back events, oldest "
             + Durations.human(lag.oldestHeldBackEventAge()));
-    session.out.println("sweeps:   see the leader's /ready and taskq.* metrics");
+  }
+
+  static Map<String, Object> sweepsJson(SweepHealth health) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("degraded", health.degraded());
+    m.put("leader_present", health.leader() != null);
+    m.put("read_at", health.readAt());
+    List<Object> rows = new ArrayList<>();
+    for (SweepHealth.Sweep s : health.sweeps()) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("name", s.name());
+      row.put("id", s.id());
+      row.put("freshness", s.freshness().name().toLowerCase(Locale.ROOT));
+      row.put("written_by", s.writtenBy());
+      row.put("written_by_pid", s.writtenByPid());
+      row.put("written_at", s.writtenAt());
+      row.put("written_age_ms", s.writtenAge());
+      row.put("last_run", s.lastRun());
+      row.put("last_success", s.lastSuccess());
+      row.put("last_error_at", s.lastErrorAt());
+      row.put("last_error_class", s.lastErrorClass());
+      row.put("last_error_message", s.lastErrorMessage());
+      row.put("breaker_tier", s.tier().name().toLowerCase(Locale.ROOT));
+      row.put("batch_size", s.batchSize());
+      row.put("batch_size_configured", s.batchSizeConfigured());
+      row.put("consecutive_failures", s.consecutiveFailures());
+      row.put("stalled", s.stalled());
+      row.put("stall_reason", s.stallReason());
+      row.put("loop_period_ms", s.loopPeriod());
+      row.put("expected_period_ms", s.expectedPeriod());
+      rows.add(row);
+    }
+    m.put("sweeps", rows);
+    return m;
+  }
+
+  private void print(SweepHealth health) {
+    session.out.println("sweeps:   " + summary(health));
+    if (health.sweeps().isEmpty()) {
+      return;
+    }
+    Table t =
+        new Table(
+            "SWEEP",
+            "ID",
+            "LAST SUCCESS",
+            "LAST ERROR",
+            "TIER",
+            "BATCH",
+            "FAILS",
+            "STALLED",
+            "WRITTEN");
+    for (SweepHealth.Sweep s : health.sweeps()) {
+      t.row(
+          s.name(),
+          s.id() == null ? "-" : s.id(),
+          ago(health, s.lastSuccess()),
+          s.lastErrorAt() == null ? "-" : s.lastErrorClass() + ", " + ago(health, s.lastErrorAt()),
+          s.tier().name().toLowerCase(Locale.ROOT),
+          s.batchSize() + "/" + s.batchSizeConfigured(),
+          s.consecutiveFailures(),
+          s.stalled() ? "yes" : "no",
+          Durations.human(s.writtenAge()) + " ago" + freshness(s.freshness()));
+    }
+    t.print(session.out);
+    for (SweepHealth.Sweep s : health.sweeps()) {
+      if (s.stallReason() != null) {
+        session.out.println("  " + s.stallReason());
+      }
+    }
+  }
+
+  /** One line: healthy or degraded, and whether the rows can be trusted. */
+  static String summary(SweepHealth health) {
+    if (health.sweeps().isEmpty()) {
+      return health.leader() == null
+          ? "none written: no leader, and none has written sweep health in this schema yet"
+          : "none written yet: the leader writes them after its first sweep tick";
+    }
+    long stalled = health.sweeps().stream().filter(SweepHealth.Sweep::stalled).count();
+    long reduced =
+        health.sweeps().stream().filter(s -> s.tier() == SweepHealth.BreakerTier.REDUCED).count();
+    String verdict =
+        health.degraded()
+            ? "degraded (" + stalled + " stalled, " + reduced + " on the reduced tier)"
+            : "healthy";
+    if (health.leader() == null) {
+      return verdict + " as the last leader left them; no leader now: nothing sweeps this schema";
+    }
+    long untrusted =
+        health.sweeps().stream()
+            .filter(s -> s.freshness() != SweepHealth.Freshness.CURRENT)
+            .count();
+    return untrusted == 0
+        ? verdict + ", written by " + health.sweeps().get(0).writtenBy()
+        : verdict + "; " + untrusted + " rows are stale or from a former leader";
+  }
+
+  private static String freshness(SweepHealth.Freshness f) {
+    return switch (f) {
+      case CURRENT -> "";
+      case STALE -> " (stale)";
+      case FORMER_LEADER -> " (former leader)";
+      case NO_LEADER -> " (no leader)";
+    };
+  }
+
+  private static String ago(SweepHealth health, @Nullable Instant at) {
+    if (at == null) {
+      return "never";
+    }
+    Duration age = Duration.between(at, health.readAt());
+    return Durations.human(age.isNegative() ? Duration.ZERO : age) + " ago";
   }
 }

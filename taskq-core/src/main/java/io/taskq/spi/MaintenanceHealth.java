@@ -3,7 +3,9 @@ package io.taskq.spi;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,9 +22,13 @@ import org.jspecify.annotations.Nullable;
  * one reason per problem, when
  *
  * <ul>
- *   <li>a sweep's last committed batch is older than three expected periods (the sweep interval by
- *       default; see {@link #expectPeriod(String, Duration)} for sweeps that run less often), or a
- *       sweep has run batches for that long without ever committing one;
+ *   <li>a sweep's last committed batch is older than three cycles of the loop that runs it, or a
+ *       sweep has run batches for that long without ever committing one. A cycle is the loop's
+ *       period (the sweep interval by default; see {@link #expectPeriod(String, Duration)} for the
+ *       1-second loop and the daily sweeps) plus the time the loop spends working in a tick (the
+ *       longest of its last {@value #TICKS_REMEMBERED} ticks, see {@link #loopTicked(Collection,
+ *       Duration)}), since the next tick starts only when one ends (R4: each loop is judged by its
+ *       own cadence);
  *   <li>a sweep runs on the breaker's reduced tier (used batch size below the configured one, T2).
  * </ul>
  *
@@ -40,12 +46,16 @@ public final class MaintenanceHealth implements MaintenanceListener {
   /** Periods without a success after which a sweep counts as stalled. */
   public static final int STALL_PERIODS = 3;
 
+  /** How many of a loop's last ticks the longest tick is taken from. */
+  public static final int TICKS_REMEMBERED = 8;
+
   private final Duration sweepInterval;
   private final InstantSource clock;
   private final Map<String, Duration> expectedPeriods = new TreeMap<>();
   private final Map<String, Instant> lastSuccess = new TreeMap<>();
   private final Map<String, Instant> firstBatch = new TreeMap<>();
   private final Map<String, BatchSize> batchSizes = new TreeMap<>();
+  private final Map<String, ArrayDeque<Duration>> ticks = new TreeMap<>();
 
   /**
    * A view with no stamps.
@@ -71,6 +81,28 @@ public final class MaintenanceHealth implements MaintenanceListener {
     expectedPeriods.put(sweepName, positive(period, "period"));
   }
 
+  /**
+   * Records that one tick of the loop running {@code sweepNames} took {@code took}: from the start
+   * of its leadership check to the end of its last sweep. The loop's next tick starts a period
+   * after this one ended, so a sweep's successes are a period plus a tick apart when healthy.
+   *
+   * @param sweepNames the {@code sweep_name}s of the sweeps that loop runs
+   * @param took how long the tick ran, not negative
+   * @throws IllegalArgumentException when {@code took} is negative
+   */
+  public synchronized void loopTicked(Collection<String> sweepNames, Duration took) {
+    if (took.isNegative()) {
+      throw new IllegalArgumentException("took must not be negative, was " + took);
+    }
+    for (String name : sweepNames) {
+      ArrayDeque<Duration> last = ticks.computeIfAbsent(name, n -> new ArrayDeque<>());
+      if (last.size() == TICKS_REMEMBERED) {
+        last.removeFirst();
+      }
+      last.addLast(took);
+    }
+  }
+
   @Override
   public synchronized void sweepSucceeded(String sweepName, Instant at) {
     lastSuccess.put(sweepName, at);
@@ -94,6 +126,7 @@ public final class MaintenanceHealth implements MaintenanceListener {
     lastSuccess.clear();
     firstBatch.clear();
     batchSizes.clear();
+    ticks.clear();
   }
 
   /** {@return the view now} */
@@ -122,15 +155,21 @@ public final class MaintenanceHealth implements MaintenanceListener {
   }
 
   private @Nullable String stallReason(String name, Instant now) {
-    Duration period = expectedPeriods.getOrDefault(name, sweepInterval);
-    Duration limit = period.multipliedBy(STALL_PERIODS);
+    Duration period = expectedPeriod(name);
+    Duration tick = longestTick(name);
+    Duration limit = period.plus(tick).multipliedBy(STALL_PERIODS);
     Instant success = lastSuccess.get(name);
     Instant since = success != null ? success : firstBatch.get(name);
     if (since == null || Duration.between(since, now).compareTo(limit) <= 0) {
       return null;
     }
     String age = seconds(Duration.between(since, now));
-    String bound = "more than " + STALL_PERIODS + " periods of " + seconds(period);
+    String bound =
+        "more than "
+            + STALL_PERIODS
+            + " periods of "
+            + seconds(period)
+            + (tick.isZero() ? "" : " (each plus its loop's " + seconds(tick) + " tick)");
     return success != null
         ? "sweep " + name + " last succeeded " + age + " ago, " + bound
         : "sweep "
@@ -139,6 +178,29 @@ public final class MaintenanceHealth implements MaintenanceListener {
             + age
             + " since its first, "
             + bound;
+  }
+
+  /**
+   * {@return how often {@code sweepName} is expected to succeed when healthy: its declared period,
+   * or the sweep interval}
+   *
+   * @param sweepName the sweep's {@code sweep_name}
+   */
+  public synchronized Duration expectedPeriod(String sweepName) {
+    return expectedPeriods.getOrDefault(sweepName, sweepInterval);
+  }
+
+  private Duration longestTick(String name) {
+    ArrayDeque<Duration> last = ticks.get(name);
+    Duration longest = Duration.ZERO;
+    if (last != null) {
+      for (Duration d : last) {
+        if (d.compareTo(longest) > 0) {
+          longest = d;
+        }
+      }
+    }
+    return longest;
   }
 
   private static String reducedReason(String name, BatchSize size) {

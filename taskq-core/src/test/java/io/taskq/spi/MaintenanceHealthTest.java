@@ -66,6 +66,37 @@ class MaintenanceHealthTest {
   }
 
   @Test
+  @Tag("R4")
+  void aSweepIsJudgedByItsLoopsCycle_periodPlusItsLongestRecentTick() {
+    health.loopTicked(java.util.List.of("reclaim_expired_locks"), Duration.ofSeconds(10));
+    health.loopTicked(java.util.List.of("reclaim_expired_locks"), Duration.ofSeconds(2));
+    health.sweepSucceeded("reclaim_expired_locks", now.get());
+    advance(Duration.ofMinutes(2));
+    assertThat(health.report().degraded()).as("3 x (30 s + 10 s) not passed yet").isFalse();
+
+    advance(Duration.ofSeconds(1));
+    assertThat(health.report().reasons())
+        .containsExactly(
+            "sweep reclaim_expired_locks last succeeded 121s ago, more than 3 periods of 30s"
+                + " (each plus its loop's 10s tick)");
+  }
+
+  @Test
+  @Tag("R4")
+  void theLongestTickIsTakenFromTheLastEightOnly() {
+    health.loopTicked(java.util.List.of("prune"), Duration.ofSeconds(50));
+    for (int i = 0; i < MaintenanceHealth.TICKS_REMEMBERED; i++) {
+      health.loopTicked(java.util.List.of("prune"), Duration.ofSeconds(1));
+    }
+    health.sweepSucceeded("prune", now.get());
+    advance(Duration.ofSeconds(94));
+    assertThat(health.report().degraded()).isTrue();
+    assertThatThrownBy(() -> health.loopTicked(java.util.List.of("prune"), Duration.ofMillis(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("took");
+  }
+
+  @Test
   void aSweepThatRunsBatchesButNeverCommitsOne_degradesAfterThreeIntervals() {
     health.sweepBatchSize("scheduled_to_pending", 100, 100);
     advance(Duration.ofSeconds(90));

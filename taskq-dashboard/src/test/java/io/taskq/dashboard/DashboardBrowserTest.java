@@ -114,6 +114,36 @@ class DashboardBrowserTest {
 
   @Test
   @Tag("W1")
+  void overview_showsTheLeadersSweepRows_whenThisProcessIsNotTheLeader(TestServices services)
+      throws Exception {
+    fixture =
+        DashboardFixture.startBesideALeader(
+            services,
+            DashboardFixture.tokenSettings(),
+            taskq -> taskq.register(DashboardFixture.ok("ok")));
+    assertThat(fixture.leader).isNotNull();
+    await().atMost(PATIENCE).until(fixture.leader::isLeader);
+    signIn();
+    await()
+        .atMost(PATIENCE)
+        .untilAsserted(
+            () -> {
+              open("/");
+              assertThat(text("#sweeps")).contains("scheduled_to_pending", "archive_expiry");
+            });
+    assertThat(fixture.taskq.isLeader()).as("the dashboard's own TaskQ").isFalse();
+    assertThat(fixture.taskq.health().sweeps()).as("this process ran no sweep").isEmpty();
+    assertThat(text("#leader")).startsWith("pid ").doesNotContain("this process");
+    assertThat(text("#sweep-health")).isEqualTo("healthy");
+    assertThat(text("#sweeps tr[data-sweep='reclaim_expired_locks']"))
+        .contains("S1", "full", "current", "ago");
+    assertThat(text("#sweeps tr[data-sweep='sweep_expired_results']")).contains("S5", "fixed");
+    assertThat(text("#sweeps-written")).startsWith("Written by ").contains(" ago");
+    chromium.screenshot("overview-not-leader");
+  }
+
+  @Test
+  @Tag("W1")
   void everyPage_opensAfterSignIn_andTheOverviewRefreshesWithoutReloading(TestServices services)
       throws Exception {
     ChromeDriver d = start(services, DashboardFixture.tokenSettings());

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A running TaskQ on the test class's schema, with its dashboard served on a free loopback port: on
@@ -33,6 +34,9 @@ final class DashboardFixture implements AutoCloseable {
   static final AtomicBoolean FLAKY_FAILS = new AtomicBoolean();
 
   final TaskQ taskq;
+
+  /** The leader beside the dashboard's TaskQ ({@link #startBesideALeader}), or null. */
+  @Nullable TaskQ leader;
 
   /** The dashboard's root, e.g. {@code http://127.0.0.1:40123/taskq/}. */
   final URI root;
@@ -115,6 +119,36 @@ final class DashboardFixture implements AutoCloseable {
     }
   }
 
+  /**
+   * A started leader on the schema, then a started TaskQ with {@code actors} that never leads
+   * (maintenance off) and serves the dashboard: the dashboard of a process that is not the leader.
+   */
+  static DashboardFixture startBesideALeader(
+      TestServices services, DashboardSettings settings, Consumer<TaskQ> actors)
+      throws SQLException {
+    TaskQConfig config = config(services).build();
+    TaskQ leader = TaskQ.builder(services.dataSource()).config(config).build();
+    TaskQ taskq = null;
+    try {
+      leader.register(ok("leader-only"));
+      leader.start();
+      taskq = TaskQ.builder(services.dataSource()).config(config).maintenance(false).build();
+      actors.accept(taskq);
+      taskq.start();
+      DashboardServer server =
+          DashboardServer.start(Dashboard.create(taskq, settings), "127.0.0.1", 0);
+      DashboardFixture fixture = new DashboardFixture(taskq, server.uri(), server::close);
+      fixture.leader = leader;
+      return fixture;
+    } catch (RuntimeException | SQLException e) {
+      if (taskq != null) {
+        taskq.close();
+      }
+      leader.close();
+      throw e;
+    }
+  }
+
   /** Settings signing in with {@link #TOKEN}. */
   static DashboardSettings tokenSettings() {
     return DashboardSettings.builder().token(TOKEN).build();
@@ -146,6 +180,9 @@ final class DashboardFixture implements AutoCloseable {
       server.run();
     } finally {
       taskq.close();
+      if (leader != null) {
+        leader.close();
+      }
     }
   }
 }

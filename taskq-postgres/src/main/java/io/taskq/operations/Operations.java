@@ -200,6 +200,15 @@ public interface Operations {
   Optional<LeaderInfo> leader();
 
   /**
+   * {@return the maintenance sweeps' health as the leader last wrote it, with the lock holder now}
+   * Readable from any process (the leader writes table {@code sweep_health} after each tick of its
+   * loops): each sweep's last run and success, last error, breaker tier, batch size, consecutive
+   * failures and stall, with the row's age and {@linkplain SweepHealth.Freshness freshness}. Two
+   * small reads (the lock holder, a handful of rows); empty sweeps before any leader has written.
+   */
+  SweepHealth sweepHealth();
+
+  /**
    * {@return jobs per queue that ended failed or crashed at or after {@code since} (A8)}
    *
    * @param since the earliest end time counted

@@ -10,6 +10,8 @@ import io.taskq.postgres.internal.sweep.BatchFence;
 import io.taskq.postgres.internal.sweep.Cadence;
 import io.taskq.postgres.internal.sweep.FenceRefusedException;
 import io.taskq.postgres.internal.sweep.SweepSpec;
+import io.taskq.spi.MaintenanceHealth;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +34,9 @@ import org.slf4j.LoggerFactory;
  *       each {@link Cadence#EVERY_SECOND} sweep (S3). A backlog drains across ticks.
  * </ul>
  *
+ * <p>A tick that ran its sweeps to the end writes their health rows, one upsert ({@link
+ * SweepHealthTable}, V012), so any process can read what this leader knows.
+ *
  * <p>Failure handling, so that no error ends a loop: a sweep whose batch failed for good ({@link
  * SweepFailedException}: transient errors exhausted, or a permanent error) is logged and the loop
  * moves on to the next sweep; the next tick tries again. A refused leader fence stops the tick and
@@ -50,15 +55,33 @@ final class SweepLoop {
   private final LoopState state;
   private final AtomicReference<@Nullable Exception> lastFailure = new AtomicReference<>();
   private final Map<String, OwnLockFence> ownLocks = new HashMap<>();
+  private final MaintenanceHealth health;
+  private final @Nullable SweepHealthTable healthTable;
+  private final Duration sweepInterval;
+  private final Duration secondTick;
   private @Nullable LeaderFence fence;
 
+  /**
+   * @param health the readiness view, told how long each tick took
+   * @param healthTable writes each tick's sweep health rows, or null to write none
+   * @param sweepInterval the sweep loop's period, {@code TASKQ_SWEEP_INTERVAL}
+   * @param secondTick the 1-second loop's period
+   */
   SweepLoop(
       SchemaName schema,
       LeaderElector elector,
       List<SweepRunner> sweeps,
       int drainBatches,
-      LoopState state) {
+      LoopState state,
+      MaintenanceHealth health,
+      @Nullable SweepHealthTable healthTable,
+      Duration sweepInterval,
+      Duration secondTick) {
     this.schema = schema;
+    this.health = health;
+    this.healthTable = healthTable;
+    this.sweepInterval = sweepInterval;
+    this.secondTick = secondTick;
     this.elector = elector;
     this.intervalSweeps =
         sweeps.stream().filter(r -> r.spec().cadence() != Cadence.EVERY_SECOND).toList();
@@ -76,30 +99,39 @@ final class SweepLoop {
 
   /** One iteration of the sweep loop. */
   void sweepTick() {
-    Optional<Leadership> term = elector.refresh();
-    if (term.isEmpty()) {
-      return;
-    }
-    LeaderFence fence = fenceOf(term.get());
-    for (SweepRunner sweep : intervalSweeps) {
-      if (!state.isRunning() || !runGuarded(sweep, fence)) {
-        return;
-      }
-    }
+    tick(intervalSweeps, sweepInterval);
   }
 
   /** One iteration of the 1-second loop. */
   void secondTick() {
+    tick(secondSweeps, secondTick);
+  }
+
+  /**
+   * Refreshes leadership; as leader runs {@code sweeps} in order, then writes their health rows
+   * (one upsert) unless the tick stopped early (leadership lost, closing).
+   */
+  private void tick(List<SweepRunner> sweeps, Duration period) {
+    long started = System.nanoTime();
     Optional<Leadership> term = elector.refresh();
     if (term.isEmpty()) {
       return;
     }
     LeaderFence fence = fenceOf(term.get());
-    for (SweepRunner sweep : secondSweeps) {
+    for (SweepRunner sweep : sweeps) {
       if (!state.isRunning() || !runGuarded(sweep, fence)) {
         return;
       }
     }
+    // R4: the readiness view judges each sweep by its loop's cadence, work time included.
+    health.loopTicked(names(sweeps), Duration.ofNanos(System.nanoTime() - started));
+    if (healthTable != null && state.isRunning()) {
+      healthTable.write(term.get(), sweeps, period);
+    }
+  }
+
+  private static List<String> names(List<SweepRunner> sweeps) {
+    return sweeps.stream().map(SweepRunner::name).toList();
   }
 
   /** The fence of {@code term}, built once per term (both loops share it). */
@@ -134,10 +166,12 @@ final class SweepLoop {
     } catch (SweepFailedException e) {
       LOG.warn("{}; the next tick tries again", e.getMessage(), e.getCause());
       lastFailure.set(e);
+      sweep.failed(e.getCause() != null ? e.getCause() : e);
       return true;
     } catch (RuntimeException e) {
       LOG.error("sweep {} failed unexpectedly; the loop goes on", sweep.name(), e);
       lastFailure.set(e);
+      sweep.failed(e);
       return true;
     }
   }

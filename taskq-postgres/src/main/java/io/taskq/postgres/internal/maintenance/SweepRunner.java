@@ -8,6 +8,7 @@ import io.taskq.postgres.internal.sweep.SweepSpec;
 import io.taskq.spi.MaintenanceListener;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;
 import java.time.LocalTime;
@@ -41,6 +42,14 @@ final class SweepRunner {
   private final InstantSource clock;
   private final BatchRetry retry;
   private @Nullable LocalDate dailyDoneFor;
+  // The sweep's health for the sweep_health row (A8, W1). Written and read on its loop's thread;
+  // successive ticks of a scheduleWithFixedDelay loop are ordered, so no lock is needed.
+  private @Nullable Instant lastRunAt;
+  private @Nullable Instant lastSuccessAt;
+  private @Nullable Instant lastErrorAt;
+  private @Nullable String lastErrorClass;
+  private @Nullable String lastErrorMessage;
+  private int consecutiveFailures;
 
   SweepRunner(
       SweepSpec spec,
@@ -132,6 +141,7 @@ final class SweepRunner {
 
   private BatchOutcome attempt(BatchFence fence) throws SQLException {
     int size = sizing.current();
+    lastRunAt = clock.instant();
     signals.sweepBatchSize(name, size, sizing.configured());
     long started = System.nanoTime();
     int rows;
@@ -146,12 +156,39 @@ final class SweepRunner {
     }
     signals.sweepDuration(name, Duration.ofNanos(System.nanoTime() - started), false);
     signals.sweepRows(name, rows);
-    signals.sweepSucceeded(name, clock.instant());
+    Instant committed = clock.instant();
+    signals.sweepSucceeded(name, committed);
     sizing.recordSuccess();
+    lastSuccessAt = committed;
+    consecutiveFailures = 0;
     return BatchOutcome.committed(rows);
   }
 
+  /** Records a run that failed for good ({@link SweepLoop} calls it), or an aborted batch. */
+  void failed(Throwable error) {
+    consecutiveFailures++;
+    lastErrorAt = clock.instant();
+    lastErrorClass = SweepHealthTable.errorClass(error);
+    lastErrorMessage = SweepHealthTable.errorMessage(error);
+  }
+
+  /** {@return this sweep's health now, for its {@code sweep_health} row} */
+  SweepHealthTable.Row health() {
+    return new SweepHealthTable.Row(
+        name,
+        breaker() == null ? "fixed" : sizing.current() < sizing.configured() ? "reduced" : "full",
+        sizing.current(),
+        sizing.configured(),
+        lastRunAt,
+        lastSuccessAt,
+        lastErrorAt,
+        lastErrorClass,
+        lastErrorMessage,
+        consecutiveFailures);
+  }
+
   private void aborted(int size, Duration took, SQLException e) {
+    failed(e);
     signals.sweepDuration(name, took, true);
     signals.sweepTimeout(name);
     if (sizing.recordAbort()) {

@@ -22,6 +22,7 @@ import io.taskq.operations.QueueInfo;
 import io.taskq.operations.RetryResult;
 import io.taskq.operations.RetryWhereListener;
 import io.taskq.operations.RetryWhereResult;
+import io.taskq.operations.SweepHealth;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.client.Transactions;
 import io.taskq.progress.Progress;
@@ -58,6 +59,7 @@ public final class PostgresOperations implements Operations {
   private final DataSource dataSource;
   private final SchemaName schema;
   private final NamedStatements sql;
+  private final NamedStatements health;
   private final LongFunction<Optional<JobInfo>> finder;
   private final ProgressStore progress;
   private final int timeoutSeconds;
@@ -82,6 +84,7 @@ public final class PostgresOperations implements Operations {
     this.dataSource = dataSource;
     this.schema = schema;
     this.sql = NamedStatements.load("io/taskq/postgres/sql/operations.sql", schema);
+    this.health = NamedStatements.load("io/taskq/postgres/sql/sweep_health.sql", schema);
     this.finder = finder;
     this.progress = progress;
     this.timeoutSeconds = (int) Math.max(1, (statementTimeout.toMillis() + 999) / 1000);
@@ -389,6 +392,90 @@ public final class PostgresOperations implements Operations {
                     Rows.instant(rs, "backend_start")))
         .stream()
         .findFirst();
+  }
+
+  @Override
+  public SweepHealth sweepHealth() {
+    LeaderInfo leader = leader().orElse(null);
+    List<SweepRow> rows =
+        read("read the sweep health", c -> c.prepareStatement(health.get("read")), SweepRow::of);
+    Instant readAt = rows.isEmpty() ? databaseNow() : rows.get(0).readAt();
+    List<SweepHealth.Sweep> sweeps = new ArrayList<>();
+    for (SweepRow row : rows) {
+      sweeps.add(row.sweep(leader));
+    }
+    return new SweepHealth(leader, readAt, sweeps);
+  }
+
+  private Instant databaseNow() {
+    return read(
+            "read the time",
+            c -> c.prepareStatement("SELECT statement_timestamp() AS t"),
+            rs -> Objects.requireNonNull(Rows.instant(rs, "t"), "t"))
+        .get(0);
+  }
+
+  /** One {@code sweep_health} row and the read's database time. */
+  private record SweepRow(SweepHealth.Sweep sweep, Instant readAt) {
+    static SweepRow of(ResultSet rs) throws SQLException {
+      Instant readAt = Objects.requireNonNull(Rows.instant(rs, "read_at"), "read_at");
+      Instant writtenAt = Objects.requireNonNull(Rows.instant(rs, "written_at"), "written_at");
+      Duration age = Duration.between(writtenAt, readAt);
+      if (age.isNegative()) {
+        age = Duration.ZERO;
+      }
+      Duration loop = Duration.ofMillis(rs.getLong("loop_period_ms"));
+      int pid = rs.getInt("leader_pid");
+      SweepHealth.Sweep sweep =
+          new SweepHealth.Sweep(
+              rs.getString("sweep_name"),
+              rs.getString("sweep_id"),
+              rs.getString("leader"),
+              pid,
+              Rows.instant(rs, "last_run_at"),
+              Rows.instant(rs, "last_success_at"),
+              Rows.instant(rs, "last_error_at"),
+              rs.getString("last_error_class"),
+              rs.getString("last_error_message"),
+              SweepHealth.BreakerTier.valueOf(
+                  rs.getString("breaker_tier").toUpperCase(java.util.Locale.ROOT)),
+              rs.getInt("batch_size"),
+              rs.getInt("batch_size_configured"),
+              rs.getInt("consecutive_failures"),
+              rs.getBoolean("stalled"),
+              rs.getString("stall_reason"),
+              loop,
+              Duration.ofMillis(rs.getLong("expected_period_ms")),
+              writtenAt,
+              age,
+              SweepHealth.Freshness.NO_LEADER);
+      return new SweepRow(sweep, readAt);
+    }
+
+    SweepHealth.Sweep sweep(@Nullable LeaderInfo leader) {
+      SweepHealth.Sweep s = sweep;
+      return new SweepHealth.Sweep(
+          s.name(),
+          s.id(),
+          s.writtenBy(),
+          s.writtenByPid(),
+          s.lastRun(),
+          s.lastSuccess(),
+          s.lastErrorAt(),
+          s.lastErrorClass(),
+          s.lastErrorMessage(),
+          s.tier(),
+          s.batchSize(),
+          s.batchSizeConfigured(),
+          s.consecutiveFailures(),
+          s.stalled(),
+          s.stallReason(),
+          s.loopPeriod(),
+          s.expectedPeriod(),
+          s.writtenAt(),
+          s.writtenAge(),
+          SweepHealth.Sweep.freshness(leader, s.writtenByPid(), s.loopPeriod(), s.writtenAge()));
+    }
   }
 
   @Override

@@ -1,0 +1,224 @@
+package io.taskq.postgres.internal.maintenance;
+
+import io.taskq.SchemaName;
+import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.leader.Leadership;
+import io.taskq.spi.MaintenanceHealth;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the leader's sweep health to {@code {schema}.sweep_health} (V012, A8, W1): one multi-row
+ * upsert at the end of each loop tick, for the sweeps that loop runs, so any process (the CLI, a
+ * dashboard that is not the leader) reads what only the leader's memory held before.
+ *
+ * <p>Cheap and harmless by design: one statement per tick on a pooled connection, bounded by a
+ * short query timeout, never on a job's path. A failed write is logged (once at WARN, then at DEBUG
+ * until a write succeeds again) and dropped; it never fails a tick.
+ */
+final class SweepHealthTable {
+  private static final Logger LOG = LoggerFactory.getLogger(SweepHealthTable.class);
+  static final int MAX_ERROR_CLASS = 200;
+  static final int MAX_ERROR_MESSAGE = 300;
+  private static final Map<String, String> CATALOG_IDS =
+      Arrays.stream(SweepCatalog.values())
+          .collect(Collectors.toMap(SweepCatalog::sweepName, SweepCatalog::id, (a, b) -> a));
+
+  private final DataSource dataSource;
+  private final String sql;
+  private final int timeoutSeconds;
+  private final InstantSource clock;
+  private final MaintenanceHealth health;
+  private @Nullable String leader;
+  private volatile boolean failing;
+
+  /**
+   * @param timeout the bound of the one statement
+   * @param health the readiness view: the stall verdict and expected period of each sweep
+   */
+  SweepHealthTable(
+      DataSource dataSource,
+      SchemaName schema,
+      Duration timeout,
+      InstantSource clock,
+      MaintenanceHealth health) {
+    this.dataSource = dataSource;
+    this.sql = NamedStatements.load("io/taskq/postgres/sql/sweep_health.sql", schema).get("write");
+    this.timeoutSeconds = (int) Math.max(1, (timeout.toMillis() + 999) / 1000);
+    this.clock = clock;
+    this.health = health;
+  }
+
+  /** A sweep's health as its runner holds it. */
+  record Row(
+      String name,
+      String tier,
+      int batchSize,
+      int configured,
+      @Nullable Instant lastRunAt,
+      @Nullable Instant lastSuccessAt,
+      @Nullable Instant lastErrorAt,
+      @Nullable String errorClass,
+      @Nullable String errorMessage,
+      int consecutiveFailures) {}
+
+  /** Writes the rows of {@code sweeps}, one loop's, for the leader of {@code term}. */
+  void write(Leadership term, List<SweepRunner> sweeps, Duration loopPeriod) {
+    if (sweeps.isEmpty()) {
+      return;
+    }
+    Map<String, MaintenanceHealth.SweepState> states =
+        health.report().sweeps().stream()
+            .collect(Collectors.toMap(MaintenanceHealth.SweepState::name, s -> s, (a, b) -> a));
+    int n = sweeps.size();
+    String[] names = new String[n];
+    String[] ids = new String[n];
+    String[] tiers = new String[n];
+    Integer[] sizes = new Integer[n];
+    Integer[] configured = new Integer[n];
+    Long[] runAges = new Long[n];
+    Long[] successAges = new Long[n];
+    Long[] errorAges = new Long[n];
+    String[] errorClasses = new String[n];
+    String[] errorMessages = new String[n];
+    Integer[] failures = new Integer[n];
+    Boolean[] stalled = new Boolean[n];
+    String[] reasons = new String[n];
+    Long[] expected = new Long[n];
+    Instant now = clock.instant();
+    for (int i = 0; i < n; i++) {
+      Row row = sweeps.get(i).health();
+      MaintenanceHealth.SweepState state = states.get(row.name());
+      String reason = state == null ? null : state.stallReason();
+      names[i] = row.name();
+      ids[i] = CATALOG_IDS.get(row.name());
+      tiers[i] = row.tier();
+      sizes[i] = row.batchSize();
+      configured[i] = row.configured();
+      runAges[i] = ageMillis(now, row.lastRunAt());
+      successAges[i] = ageMillis(now, row.lastSuccessAt());
+      errorAges[i] = ageMillis(now, row.lastErrorAt());
+      errorClasses[i] = row.errorClass();
+      errorMessages[i] = row.errorMessage();
+      failures[i] = row.consecutiveFailures();
+      stalled[i] = reason != null;
+      reasons[i] = reason;
+      expected[i] = health.expectedPeriod(row.name()).toMillis();
+    }
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setQueryTimeout(timeoutSeconds);
+      int p = 1;
+      ps.setString(p++, leader());
+      ps.setInt(p++, term.backendPid());
+      ps.setLong(p++, loopPeriod.toMillis());
+      ps.setArray(p++, c.createArrayOf("text", names));
+      ps.setArray(p++, c.createArrayOf("text", ids));
+      ps.setArray(p++, c.createArrayOf("text", tiers));
+      ps.setArray(p++, c.createArrayOf("int4", sizes));
+      ps.setArray(p++, c.createArrayOf("int4", configured));
+      for (Long[] ages : List.of(runAges, successAges, errorAges)) {
+        ps.setArray(p++, c.createArrayOf("int8", ages));
+      }
+      ps.setArray(p++, c.createArrayOf("text", errorClasses));
+      ps.setArray(p++, c.createArrayOf("text", errorMessages));
+      ps.setArray(p++, c.createArrayOf("int4", failures));
+      Array flags = c.createArrayOf("bool", stalled);
+      ps.setArray(p++, flags);
+      ps.setArray(p++, c.createArrayOf("text", reasons));
+      ps.setArray(p, c.createArrayOf("int8", expected));
+      ps.executeUpdate();
+      if (failing) {
+        failing = false;
+        LOG.info("the sweep health of {} sweeps is written again", n);
+      }
+    } catch (SQLException | RuntimeException e) {
+      if (!failing) {
+        failing = true;
+        LOG.warn(
+            "could not write the sweep health (sweep_health); the sweeps go on, readers see the"
+                + " rows age: {} (SQLSTATE {})",
+            errorMessage(e),
+            e instanceof SQLException s ? s.getSQLState() : "none");
+      } else {
+        LOG.debug("could not write the sweep health", e);
+      }
+    }
+  }
+
+  private String leader() {
+    String value = leader;
+    if (value == null) {
+      value = hostName() + ":" + ProcessHandle.current().pid();
+      leader = value;
+    }
+    return value;
+  }
+
+  private static String hostName() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException | SecurityException e) {
+      String env = System.getenv("HOSTNAME");
+      return env == null || env.isBlank() ? "unknown" : env;
+    }
+  }
+
+  private static @Nullable Long ageMillis(Instant now, @Nullable Instant at) {
+    return at == null ? null : Math.max(0, Duration.between(at, now).toMillis());
+  }
+
+  /**
+   * The error class stored for {@code error}: the exception's simple class name, with its SQLSTATE
+   * for an {@link SQLException} (the cause's when {@code error} wraps one), at most {@value
+   * #MAX_ERROR_CLASS} characters.
+   */
+  static String errorClass(Throwable error) {
+    Throwable root = error;
+    if (!(root instanceof SQLException) && root.getCause() instanceof SQLException cause) {
+      root = cause;
+    }
+    String name = root.getClass().getSimpleName();
+    if (root instanceof SQLException s && s.getSQLState() != null) {
+      name = name + " " + s.getSQLState();
+    }
+    return bounded(name, MAX_ERROR_CLASS);
+  }
+
+  /**
+   * The message stored for {@code error}: its first line only (the driver's detail and hint lines
+   * may carry row values), at most {@value #MAX_ERROR_MESSAGE} characters.
+   */
+  static String errorMessage(Throwable error) {
+    Throwable root = error;
+    if (!(root instanceof SQLException) && root.getCause() instanceof SQLException cause) {
+      root = cause;
+    }
+    String message = root.getMessage();
+    if (message == null || message.isBlank()) {
+      return root.getClass().getSimpleName();
+    }
+    int newline = message.indexOf('\n');
+    return bounded(
+        (newline < 0 ? message : message.substring(0, newline)).strip(), MAX_ERROR_MESSAGE);
+  }
+
+  private static String bounded(String text, int max) {
+    return text.length() <= max ? text : text.substring(0, max - 1) + "…";
+  }
+}
