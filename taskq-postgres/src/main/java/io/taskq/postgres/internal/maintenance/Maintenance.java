@@ -102,10 +102,8 @@ public final class Maintenance implements AutoCloseable {
     }
     this.runners = List.copyOf(built);
     SweepHealthTable table =
-        b.healthTable
-            ? new SweepHealthTable(
-                b.dataSource, schema, settings.eventWriterStatementTimeout(), b.clock, health)
-            : null;
+        new SweepHealthTable(
+            b.dataSource, schema, settings.eventWriterStatementTimeout(), b.clock, health);
     this.loop =
         new SweepLoop(
             schema,
@@ -331,7 +329,6 @@ public final class Maintenance implements AutoCloseable {
     private MaintenanceFaults faults = MaintenanceFaults.disarmed();
     private Sleeper sleeper = Sleeper.SYSTEM;
     private @Nullable ScheduledExecutorService scheduler;
-    private boolean healthTable = true;
 
     private Builder(DataSource dataSource, SchemaName schema, LeaderConnectionSource connections) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -411,15 +408,6 @@ public final class Maintenance implements AutoCloseable {
      */
     public Builder scheduler(ScheduledExecutorService value) {
       scheduler = Objects.requireNonNull(value, "scheduler");
-      return this;
-    }
-
-    /**
-     * Whether the leader writes its sweep health to {@code sweep_health} (V012) after each tick;
-     * default true. Off for tests on a schema migrated only to an older version.
-     */
-    public Builder sweepHealthTable(boolean value) {
-      healthTable = value;
       return this;
     }
 

@@ -56,14 +56,14 @@ final class SweepLoop {
   private final AtomicReference<@Nullable Exception> lastFailure = new AtomicReference<>();
   private final Map<String, OwnLockFence> ownLocks = new HashMap<>();
   private final MaintenanceHealth health;
-  private final @Nullable SweepHealthTable healthTable;
+  private final SweepHealthTable healthTable;
   private final Duration sweepInterval;
   private final Duration secondTick;
   private @Nullable LeaderFence fence;
 
   /**
    * @param health the readiness view, told how long each tick took
-   * @param healthTable writes each tick's sweep health rows, or null to write none
+   * @param healthTable writes each tick's sweep health rows
    * @param sweepInterval the sweep loop's period, {@code TASKQ_SWEEP_INTERVAL}
    * @param secondTick the 1-second loop's period
    */
@@ -74,7 +74,7 @@ final class SweepLoop {
       int drainBatches,
       LoopState state,
       MaintenanceHealth health,
-      @Nullable SweepHealthTable healthTable,
+      SweepHealthTable healthTable,
       Duration sweepInterval,
       Duration secondTick) {
     this.schema = schema;
@@ -125,7 +125,7 @@ final class SweepLoop {
     }
     // R4: the readiness view judges each sweep by its loop's cadence, work time included.
     health.loopTicked(names(sweeps), Duration.ofNanos(System.nanoTime() - started));
-    if (healthTable != null && state.isRunning()) {
+    if (state.isRunning()) {
       healthTable.write(term.get(), sweeps, period);
     }
   }
