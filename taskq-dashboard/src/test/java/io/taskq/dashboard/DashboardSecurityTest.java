@@ -185,6 +185,10 @@ class DashboardSecurityTest {
             () -> assertThat(http.get(route).body()).contains("id=\"bulk-state\">done<"));
     assertThat(http.get(route).body()).contains("25 cancelled");
     assertThat(ids).allMatch(id -> status(id) == JobStatus.CANCELLED);
+    assertThat(fixture.taskq.operations().detail(ids.get(0)).orElseThrow().events())
+        .as("each job's event names the signed-in operator")
+        .anySatisfy(
+            e -> assertThat(e.note()).isEqualTo("cancelled by dashboard:token (bulk cancel)"));
     assertThat(status(other)).isEqualTo(JobStatus.SCHEDULED);
     assertThat(http.get("/jobs/bulk/not-a-run").statusCode()).isEqualTo(404);
   }
