@@ -70,6 +70,7 @@ public final class JobRequest {
   private final @Nullable Instant runAt;
   private final @Nullable Duration delay;
   private final @Nullable Duration scheduleToClose;
+  private final @Nullable Duration attemptTimeout;
   private final RetryPolicy retryPolicy;
   private final boolean retryPolicyNamed;
   private final boolean queueNamed;
@@ -88,6 +89,7 @@ public final class JobRequest {
     this.runAt = b.runAt;
     this.delay = b.delay;
     this.scheduleToClose = b.scheduleToClose;
+    this.attemptTimeout = b.attemptTimeout;
     this.retryPolicy =
         b.maxAttempts == null ? b.retryPolicy : b.retryPolicy.withMaxAttempts(b.maxAttempts);
     this.retryPolicyNamed = b.retryPolicyNamed;
@@ -166,6 +168,14 @@ public final class JobRequest {
   /** {@return the schedule-to-close budget (sets {@code deadline_at}), or {@code null} for none} */
   public @Nullable Duration scheduleToClose() {
     return scheduleToClose;
+  }
+
+  /**
+   * {@return the job's own per-attempt timeout (A6, {@code attempt_timeout_ms}), or {@code null}
+   * for the actor's ({@code Actor.attemptTimeout()})}
+   */
+  public @Nullable Duration attemptTimeout() {
+    return attemptTimeout;
   }
 
   /**
@@ -261,6 +271,7 @@ public final class JobRequest {
     private @Nullable Instant runAt;
     private @Nullable Duration delay;
     private @Nullable Duration scheduleToClose;
+    private @Nullable Duration attemptTimeout;
     private RetryPolicy retryPolicy = RetryPolicy.defaults();
     private boolean retryPolicyNamed;
     private boolean queueNamed;
@@ -283,6 +294,7 @@ public final class JobRequest {
       this.runAt = r.runAt;
       this.delay = r.delay;
       this.scheduleToClose = r.scheduleToClose;
+      this.attemptTimeout = r.attemptTimeout;
       this.retryPolicy = r.retryPolicy;
       this.retryPolicyNamed = r.retryPolicyNamed;
       this.queueNamed = r.queueNamed;
@@ -382,6 +394,21 @@ public final class JobRequest {
      */
     public Builder scheduleToClose(Duration budget) {
       this.scheduleToClose = checkDuration("scheduleToClose", budget, Duration.ofMillis(1));
+      return this;
+    }
+
+    /**
+     * The job's own per-attempt timeout (A6), instead of its actor's ({@code
+     * Actor.Builder.attemptTimeout}): an attempt still running after it has its handler interrupted
+     * and fails with error class {@code AttemptTimeout}, its lease released at once, and the job
+     * retries through its stamped policy. Default: the actor's (none unless the actor sets one).
+     *
+     * @param timeout from 1 ms to 365 days; kept to the millisecond
+     * @return this builder
+     * @throws IllegalArgumentException when {@code timeout} is out of range
+     */
+    public Builder attemptTimeout(Duration timeout) {
+      this.attemptTimeout = Actor.checkAttemptTimeout("attemptTimeout", timeout);
       return this;
     }
 

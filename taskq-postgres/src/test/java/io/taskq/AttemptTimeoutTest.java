@@ -181,4 +181,45 @@ class AttemptTimeoutTest {
     assertThat(db.job(id)).containsEntry("status", "succeeded").containsEntry("attempt", 1);
     assertThat(db.attempts(id)).extracting(a -> a.get("outcome")).containsExactly("succeeded");
   }
+
+  @Test
+  void aJobsOwnTimeout_overridesItsActors(TestServices services) throws Exception {
+    TestDb db = TestDb.of(services);
+    AtomicLong interruptedAtMs = new AtomicLong(-1);
+    try (TaskQ taskq = db.taskq(db.config().leasePeriod(LEASE))) {
+      taskq.register(
+          Actor.builder(
+                  "report",
+                  PayloadCodec.rawJson(),
+                  (String json, JobContext ctx) -> {
+                    long started = System.nanoTime();
+                    if (ctx.attempt() == 1) {
+                      try {
+                        Thread.sleep(60_000);
+                      } catch (InterruptedException e) {
+                        interruptedAtMs.set((System.nanoTime() - started) / 1_000_000);
+                        throw e;
+                      }
+                    }
+                    return null;
+                  })
+              .attemptTimeout(Duration.ofMinutes(5))
+              .build());
+      taskq.start();
+      long id =
+          taskq
+              .jobs()
+              .enqueue(
+                  JobRequest.builder("report")
+                      .attemptTimeout(Duration.ofMillis(400))
+                      .retryPolicy(QUICK_RETRY)
+                      .build());
+      assertThat(db.job(id)).containsEntry("attempt_timeout_ms", 400L);
+      await().atMost(Duration.ofSeconds(10)).until(() -> db.status(id).equals("succeeded"));
+      assertThat(interruptedAtMs.get()).isBetween(350L, 3000L);
+      assertThat(db.attempts(id))
+          .extracting(a -> a.get("outcome") + "/" + a.get("error_class"))
+          .containsExactly("failed/AttemptTimeout", "succeeded/null");
+    }
+  }
 }

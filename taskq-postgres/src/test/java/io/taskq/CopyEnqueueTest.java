@@ -59,7 +59,7 @@ class CopyEnqueueTest {
         case 1 -> b.delay(Duration.ofMinutes(30)).scheduleToClose(Duration.ofHours(2));
         case 2 -> b.runAt(PAST).labels(Map.of("abs", "1")).concurrencyKey("acct-" + (i % 7));
         case 3 -> b.retryPolicy(policy).queue("copy-later").delay(Duration.ofSeconds(90));
-        default -> b.maxAttempts(3);
+        default -> b.maxAttempts(3).attemptTimeout(Duration.ofSeconds(45));
       }
       out.add(b.build());
     }
@@ -71,7 +71,8 @@ class CopyEnqueueTest {
         "SELECT concat_ws('|', actor, queue, status, priority, payload::text, labels::text,"
             + " CASE WHEN labels->>'abs' IS NOT NULL THEN run_at::text ELSE (run_at - created_at)::text END,"
             + " (deadline_at - created_at)::text, max_attempts, retry_backoff, retry_base_ms,"
-            + " retry_cap_ms, retry_jitter, concurrency_key, attempt, locked_by, unique_key)"
+            + " retry_cap_ms, retry_jitter, concurrency_key, attempt, locked_by, unique_key,"
+            + " attempt_timeout_ms)"
             + " FROM "
             + schema.quoted()
             + ".jobs WHERE id = ANY(?) ORDER BY id",
@@ -95,6 +96,9 @@ class CopyEnqueueTest {
     assertThat(job.payloadJson()).contains("\"i\": 1").contains("tab\\t nl\\n bs\\\\ \u00e9");
     assertThat(job.deadlineAt()).isEqualTo(job.createdAt().plus(Duration.ofHours(2)));
     assertThat(client.find(copied.get(2)).orElseThrow().runAt()).isEqualTo(PAST);
+    // A6: the job's own attempt timeout, on both paths.
+    assertThat(stored(copied.subList(4, 5))).singleElement().asString().endsWith("|45000");
+    assertThat(stored(copied.subList(3, 4))).singleElement().asString().doesNotEndWith("45000");
   }
 
   @Test

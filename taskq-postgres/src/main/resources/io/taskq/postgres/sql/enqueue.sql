@@ -17,6 +17,7 @@ SELECT pg_advisory_xact_lock(k) FROM unnest(?::bigint[]) AS u(k)
 --     due now or earlier is 'pending', a later one 'scheduled'.
 -- L3: the retry policy is stamped into the row.
 -- L7: the concurrency key is stored with the job; the claim reads it (V005).
+-- A6: the job's own per-attempt timeout (NULL: the actor's) is stored; the claim reads it (V007).
 -- L6: the client folds jobs sharing an actor and unique key, so a set with a unique key belongs to
 --     exactly one job. When that set's live twin exists (same actor and key, window not over, not
 --     cancelled) its job is not inserted and the twin's id is returned with the set's number. The
@@ -33,7 +34,7 @@ WITH clock AS (
 opt AS MATERIALIZED (
   SELECT o.k, o.actor, o.queue, o.priority::smallint AS priority, o.labels::jsonb AS labels,
          o.max_attempts, o.retry_backoff, o.retry_base_ms, o.retry_cap_ms, o.retry_jitter,
-         o.unique_key, o.concurrency_key, c.now,
+         o.unique_key, o.concurrency_key, o.attempt_timeout_ms, c.now,
          COALESCE(o.run_at::timestamptz,
                   c.now + COALESCE(o.delay_us, 0) * interval '1 microsecond') AS due,
          c.now + o.deadline_us * interval '1 microsecond' AS deadline_at,
@@ -50,22 +51,22 @@ opt AS MATERIALIZED (
          ) END AS twin_id
   FROM unnest(?::text[], ?::text[], ?::integer[], ?::text[], ?::text[], ?::bigint[],
               ?::integer[], ?::text[], ?::bigint[], ?::bigint[], ?::float8[], ?::bigint[],
-              ?::text[], ?::bigint[], ?::text[])
+              ?::text[], ?::bigint[], ?::text[], ?::bigint[])
        WITH ORDINALITY AS o(actor, queue, priority, labels, run_at, delay_us, max_attempts,
                             retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, deadline_us,
-                            unique_key, unique_us, concurrency_key, k)
+                            unique_key, unique_us, concurrency_key, attempt_timeout_ms, k)
   CROSS JOIN clock c
 ),
 inserted AS (
   INSERT INTO {schema}.jobs (
     actor, queue, status, priority, payload, labels, run_at, max_attempts,
     retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter,
-    deadline_at, unique_key, unique_until, concurrency_key, created_at)
+    deadline_at, unique_key, unique_until, concurrency_key, attempt_timeout_ms, created_at)
   SELECT o.actor, o.queue,
          CASE WHEN o.due > o.now THEN 'scheduled' ELSE 'pending' END,
          o.priority, r.payload::jsonb, o.labels, o.due, o.max_attempts,
          o.retry_backoff, o.retry_base_ms, o.retry_cap_ms, o.retry_jitter,
-         o.deadline_at, o.unique_key, o.unique_until, o.concurrency_key, o.now
+         o.deadline_at, o.unique_key, o.unique_until, o.concurrency_key, o.attempt_timeout_ms, o.now
   FROM unnest(?::text[], ?::integer[]) WITH ORDINALITY AS r(payload, k, ord)
   JOIN opt o ON o.k = r.k
   WHERE o.twin_id IS NULL
@@ -104,7 +105,8 @@ WITH o AS MATERIALIZED (
          ?::bigint AS retry_cap_ms, ?::float8 AS retry_jitter, ?::text AS concurrency_key, c.now,
          COALESCE(?::timestamptz,
                   c.now + COALESCE(?::bigint, 0) * interval '1 microsecond') AS due,
-         c.now + ?::bigint * interval '1 microsecond' AS deadline_at
+         c.now + ?::bigint * interval '1 microsecond' AS deadline_at,
+         ?::bigint AS attempt_timeout_ms
   FROM (SELECT clock_timestamp() AS now) c
 ),
 woken AS (
@@ -113,7 +115,7 @@ woken AS (
 INSERT INTO {schema}.jobs (
   actor, queue, status, priority, payload, labels, run_at, max_attempts,
   retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter,
-  deadline_at, concurrency_key, created_at)
+  deadline_at, concurrency_key, attempt_timeout_ms, created_at)
 SELECT (SELECT actor FROM o),
        (SELECT queue FROM o),
        (SELECT CASE WHEN due > now THEN 'scheduled' ELSE 'pending' END FROM o),
@@ -128,6 +130,7 @@ SELECT (SELECT actor FROM o),
        (SELECT retry_jitter FROM o),
        (SELECT deadline_at FROM o),
        (SELECT concurrency_key FROM o),
+       (SELECT attempt_timeout_ms FROM o),
        (SELECT now FROM o)
 FROM unnest(?::text[]) WITH ORDINALITY AS r(payload, ord)
 WHERE (SELECT count(*) FROM woken) >= 0
@@ -160,5 +163,5 @@ SELECT c.now,
 COPY {schema}.jobs (
   id, actor, queue, status, priority, payload, labels, run_at, max_attempts,
   retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter,
-  deadline_at, concurrency_key, created_at)
+  deadline_at, concurrency_key, attempt_timeout_ms, created_at)
 FROM STDIN

@@ -170,6 +170,8 @@ final class CopyInserter {
       } else {
         field(out, key);
       }
+      Duration timeout = r.attemptTimeout();
+      out.append(timeout == null ? "\\N" : Long.toString(timeout.toMillis())).append('\t');
       out.append(created).append('\n');
     }
     return out.toString();

@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The {@code insert_jobs} statement's parameters, dictionary-encoded: the distinct option sets of
  * the batch (actor, queue, priority, labels, timing, retry policy, deadline, unique key,
- * concurrency key) as one array per option, and per job only its payload and the (1-based) number
- * of its option set.
+ * concurrency key, attempt timeout) as one array per option, and per job only its payload and the
+ * (1-based) number of its option set.
  *
  * <p>Why: a bulk enqueue almost always gives every job the same options, and parsing fifteen
  * thousand-element arrays cost the server more than inserting the rows (the batch then ran at about
@@ -35,13 +35,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class EnqueueColumns {
   /** Option arrays, then the payloads and each job's option set. */
-  static final int PARAMETERS = 17;
+  static final int PARAMETERS = 18;
 
   /**
    * The {@code insert_jobs_one_set} statement's parameters: the options, the wake channel, then the
    * payloads.
    */
-  static final int ONE_SET_PARAMETERS = 15;
+  static final int ONE_SET_PARAMETERS = 16;
 
   private final List<Options> sets = new ArrayList<>();
   private final List<Integer> firstRowOfSet = new ArrayList<>();
@@ -103,8 +103,9 @@ final class EnqueueColumns {
     setNullable(ps, 11, o.runAt(), Types.VARCHAR);
     setNullable(ps, 12, o.delayMicros(), Types.BIGINT);
     setNullable(ps, 13, o.deadlineMicros(), Types.BIGINT);
-    ps.setString(14, wakeChannel);
-    ps.setObject(15, payload);
+    setNullable(ps, 14, o.attemptTimeoutMs(), Types.BIGINT);
+    ps.setString(15, wakeChannel);
+    ps.setObject(16, payload);
   }
 
   private static void setNullable(PreparedStatement ps, int index, @Nullable Object value, int type)
@@ -147,6 +148,7 @@ final class EnqueueColumns {
     @Nullable String[] uniqueKey = new String[k];
     @Nullable Long[] uniqueMicros = new Long[k];
     @Nullable String[] concurrencyKey = new String[k];
+    @Nullable Long[] attemptTimeoutMs = new Long[k];
     for (int i = 0; i < k; i++) {
       Options o = sets.get(i);
       actor[i] = o.actor();
@@ -164,6 +166,7 @@ final class EnqueueColumns {
       uniqueKey[i] = o.uniqueKey();
       uniqueMicros[i] = o.uniqueMicros();
       concurrencyKey[i] = o.concurrencyKey();
+      attemptTimeoutMs[i] = o.attemptTimeoutMs();
     }
     Object[] columns = {
       actor,
@@ -181,6 +184,7 @@ final class EnqueueColumns {
       uniqueKey,
       uniqueMicros,
       concurrencyKey,
+      attemptTimeoutMs,
       payload,
       set
     };
@@ -205,7 +209,8 @@ final class EnqueueColumns {
       @Nullable Long deadlineMicros,
       @Nullable String uniqueKey,
       @Nullable Long uniqueMicros,
-      @Nullable String concurrencyKey) {
+      @Nullable String concurrencyKey,
+      @Nullable Long attemptTimeoutMs) {
     static Options of(JobRequest r, Map<Map<String, String>, String> labelsJson) {
       Instant at = r.runAt();
       RetryPolicy policy = r.retryPolicy();
@@ -224,8 +229,13 @@ final class EnqueueColumns {
           micros(r.scheduleToClose()),
           r.uniqueKey(),
           micros(r.uniqueWindow()),
-          r.concurrencyKey());
+          r.concurrencyKey(),
+          millis(r.attemptTimeout()));
     }
+  }
+
+  private static @Nullable Long millis(@Nullable Duration d) {
+    return d == null ? null : d.toMillis();
   }
 
   private static @Nullable Long micros(@Nullable Duration d) {
