@@ -6,6 +6,7 @@ import io.taskq.limits.RateLimit;
 import io.taskq.limits.RateLimiter;
 import io.taskq.limits.SlidingWindowLog;
 import io.taskq.limits.TokenBucket;
+import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.execution.ProgressSink;
 import io.taskq.postgres.internal.worker.WorkerExtensions;
 import io.taskq.progress.ProgressReporter;
@@ -16,7 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -65,9 +66,8 @@ final class ActorRateLimits {
           declared.limit(),
           shape);
     }
-    return PostgresSlidingWindow.builder(dataSource, config.schemaName(), shape)
-        .keyed(declared.keyed())
-        .build();
+    return Handles.slidingWindows()
+        .create(dataSource, config.schemaName(), shape, declared.keyed());
   }
 
   /** The worker's rate limits and progress sink for {@code actors}. */
@@ -75,7 +75,7 @@ final class ActorRateLimits {
       DataSource dataSource,
       TaskQConfig config,
       Collection<Actor<?>> actors,
-      @Nullable Function<Actor.ActorRateLimit, RateLimiter> factory,
+      @Nullable BiFunction<Actor.ActorRateLimit, RateLimiter, RateLimiter> factory,
       ProgressReporter progress) {
     Map<String, RateLimiter> byActor = new LinkedHashMap<>();
     Map<String, PostgresSlidingWindow> keyedRows = new LinkedHashMap<>();
@@ -84,8 +84,8 @@ final class ActorRateLimits {
       if (declared == null) {
         continue;
       }
-      RateLimiter limiter =
-          factory == null ? postgres(dataSource, config, declared) : factory.apply(declared);
+      RateLimiter postgres = postgres(dataSource, config, declared);
+      RateLimiter limiter = factory == null ? postgres : factory.apply(declared, postgres);
       if (limiter == null) {
         throw new IllegalStateException(
             "the rate-limiter factory returned null for actor '" + actor.name() + "'");

@@ -6,6 +6,7 @@ import io.taskq.cron.Schedules;
 import io.taskq.feed.ReclaimEventFeed;
 import io.taskq.limits.PostgresSlidingWindow;
 import io.taskq.limits.RateLimiter;
+import io.taskq.limits.SlidingWindowLog;
 import io.taskq.operations.FinishedMinute;
 import io.taskq.operations.Operations;
 import io.taskq.operations.QueueBacklog;
@@ -47,7 +48,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.function.Function;
+import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -128,8 +130,9 @@ public final class TaskQ implements AutoCloseable {
   private final Map<String, Integer> queueCaps;
   private final List<JobInterceptor> interceptors;
   private final List<EnqueueInterceptor> enqueueInterceptors;
-  private final @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
+  private final @Nullable BiFunction<Actor.ActorRateLimit, RateLimiter, RateLimiter> rateLimiters;
   private final @Nullable ProgressStore givenProgress;
+  private final UnaryOperator<ProgressStore> overPostgres;
   private final JobListener jobListener;
   private final QueueObservations observations;
   private final boolean producer;
@@ -142,6 +145,7 @@ public final class TaskQ implements AutoCloseable {
   private final Map<String, String> actorQueues = new ConcurrentHashMap<>();
 
   private @Nullable PostgresProgressStore ownedProgress;
+  private @Nullable ProgressStore chosenProgress;
   // Volatile, and read without the TaskQ lock by the probes (health, isLeader, isRunning,
   // isClosed): start() and close() hold that lock while they talk to the database, and a probe
   // must never wait on database I/O behind a lock (R1).
@@ -171,6 +175,7 @@ public final class TaskQ implements AutoCloseable {
     this.enqueueInterceptors = List.copyOf(builder.enqueueInterceptors);
     this.rateLimiters = builder.rateLimiters;
     this.givenProgress = builder.progress;
+    this.overPostgres = builder.overPostgres;
     this.jobListener = GuardedJobListener.of(builder.jobListener);
     this.observations = new QueueObservations(config.schemaName());
     builder.knownActors.forEach(this::stamp);
@@ -458,10 +463,11 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /**
-   * {@return where job progress is kept and read (M5): the store given to {@link Builder#progress},
-   * else the PostgreSQL store of this schema ({@link PostgresProgressStore}, subscriptions by
-   * polling)} Handlers report through {@link io.taskq.JobContext#reportProgress}; clients read a
-   * job's latest progress and subscribe here.
+   * {@return where job progress is kept and read (M5): the store given to {@link
+   * Builder#progress(ProgressStore)}, or the one {@link Builder#progress(UnaryOperator)} made over
+   * this root's PostgreSQL store, else that PostgreSQL store ({@link PostgresProgressStore},
+   * subscriptions polling every {@code TASKQ_POLL_INTERVAL})} Handlers report through {@link
+   * io.taskq.JobContext#reportProgress}; clients read a job's latest progress and subscribe here.
    *
    * @throws IllegalStateException after {@link #close()}
    */
@@ -470,12 +476,33 @@ public final class TaskQ implements AutoCloseable {
     if (given != null) {
       return given;
     }
-    PostgresProgressStore owned = ownedProgress;
-    if (owned == null) {
-      owned = PostgresProgressStore.create(dataSource(), config.schemaName());
+    ProgressStore chosen = chosenProgress;
+    if (chosen == null) {
+      PostgresProgressStore owned =
+          Handles.progress().create(dataSource(), config.schemaName(), config.pollInterval());
       ownedProgress = owned;
+      chosen = Objects.requireNonNull(overPostgres.apply(owned), "Builder.progress(...) gave null");
+      chosenProgress = chosen;
     }
-    return owned;
+    return chosen;
+  }
+
+  /**
+   * {@return a PostgreSQL sliding-window limiter of {@code limit} in this root's schema (M4, D14):
+   * the limiter a deployment without Redis keeps its limits in, and a Redis limiter's fallback}
+   * Every limiter of the same limit and name in the schema shares its budget.
+   *
+   * @param limit the limit applied to each name
+   * @param keyed whether the names are keys of a high-cardinality limit (one per customer, per IP):
+   *     their rows are then deleted once unused past {@code TASKQ_KEYED_ROW_RECLAIM_PERIOD} (S9)
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public PostgresSlidingWindow slidingWindow(SlidingWindowLog limit, boolean keyed) {
+    DataSource dataSource;
+    synchronized (this) {
+      dataSource = dataSource();
+    }
+    return Handles.slidingWindows().create(dataSource, config.schemaName(), limit, keyed);
   }
 
   /**
@@ -676,6 +703,7 @@ public final class TaskQ implements AutoCloseable {
   }
 
   private void forgetHandles() {
+    chosenProgress = null;
     jobs = null;
     reclaimEvents = null;
     schedules = null;
@@ -747,8 +775,9 @@ public final class TaskQ implements AutoCloseable {
     private final Map<String, Integer> queueCaps = new TreeMap<>();
     private final List<JobInterceptor> interceptors = new ArrayList<>();
     private final List<EnqueueInterceptor> enqueueInterceptors = new ArrayList<>();
-    private @Nullable Function<Actor.ActorRateLimit, RateLimiter> rateLimiters;
+    private @Nullable BiFunction<Actor.ActorRateLimit, RateLimiter, RateLimiter> rateLimiters;
     private @Nullable ProgressStore progress;
+    private UnaryOperator<ProgressStore> overPostgres = UnaryOperator.identity();
     private JobListener jobListener = JobListener.NONE;
     private final List<Actor<?>> knownActors = new ArrayList<>();
 
@@ -781,32 +810,48 @@ public final class TaskQ implements AutoCloseable {
 
     /**
      * Makes the limiter each rate-limited actor's jobs wait for (M5), from the actor's declared
-     * limit: a {@code RedisRateLimiter} of {@code taskq-redis}, say, whose unavailability policy
-     * falls back to {@link PostgresSlidingWindow}, fails open or fails closed (D14). Called once
-     * per rate-limited actor at {@link TaskQ#start()}. Default: every limit kept in PostgreSQL as a
-     * sliding window (a token bucket or GCRA as the window that never admits more; {@code
-     * docs/rate-limits.md}).
+     * limit and the PostgreSQL limiter this root would keep it in: a {@code RedisRateLimiter} of
+     * {@code taskq-redis}, say, whose unavailability policy falls back to that limiter, fails open
+     * or fails closed (D14). Called once per rate-limited actor at {@link TaskQ#start()}. Default:
+     * the PostgreSQL limiter, a sliding window (a token bucket or GCRA as the window that never
+     * admits more; {@code docs/rate-limits.md}).
      *
-     * @param factory makes the limiter of each declared limit
+     * @param factory makes the limiter of each declared limit, given the root's PostgreSQL one
      * @return this builder
      */
-    public Builder rateLimiters(Function<Actor.ActorRateLimit, RateLimiter> factory) {
+    public Builder rateLimiters(
+        BiFunction<Actor.ActorRateLimit, RateLimiter, RateLimiter> factory) {
       this.rateLimiters = Objects.requireNonNull(factory, "rateLimiters");
       return this;
     }
 
     /**
-     * Where handlers' progress goes and clients read it (M5): a {@code RedisProgressStore} of
-     * {@code taskq-redis}, say, with a {@link PostgresProgressStore} as its fallback. TaskQ does
-     * not close it. Default: the PostgreSQL store of the schema, owned and closed by TaskQ.
+     * Where handlers' progress goes and clients read it (M5), a store that needs no PostgreSQL
+     * fallback; TaskQ does not close it. Default: the PostgreSQL store of the schema, owned and
+     * closed by TaskQ. Replaces {@link #progress(UnaryOperator)}.
      *
-     * @param store where handlers' progress goes and clients read it (M5): a {@code
-     *     RedisProgressStore} of {@code taskq-redis}, say, with a {@link PostgresProgressStore} as
-     *     its fallback
+     * @param store where handlers' progress goes and clients read it
      * @return this builder
      */
     public Builder progress(ProgressStore store) {
       this.progress = Objects.requireNonNull(store, "progress");
+      this.overPostgres = UnaryOperator.identity();
+      return this;
+    }
+
+    /**
+     * Where handlers' progress goes and clients read it (M5), made over this root's PostgreSQL
+     * store: {@code postgres -> RedisProgressStore.builder(redis).fallback(postgres).build()}, say
+     * ({@code docs/progress.md}). Called once, on first use of {@link TaskQ#progress()}; TaskQ
+     * closes the PostgreSQL store, not the one {@code store} returns. Replaces {@link
+     * #progress(ProgressStore)}.
+     *
+     * @param store makes the store from the root's PostgreSQL one
+     * @return this builder
+     */
+    public Builder progress(UnaryOperator<ProgressStore> store) {
+      this.overPostgres = Objects.requireNonNull(store, "progress");
+      this.progress = null;
       return this;
     }
 

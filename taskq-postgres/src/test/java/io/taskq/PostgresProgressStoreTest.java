@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.testing.Db;
 import io.taskq.progress.PostgresProgressStore;
 import io.taskq.progress.Progress;
+import io.taskq.progress.ProgressStore;
 import io.taskq.progress.ProgressSubscription;
 import io.taskq.redis.RedisConnector;
 import io.taskq.redis.RedisProgressStore;
@@ -19,10 +21,13 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -132,7 +137,8 @@ class PostgresProgressStoreTest {
     long id = enqueue(taskq);
     awaitProgress(taskq.progress(), id, "half way");
     long token = rows.queryLong(db.sql("SELECT lease_token FROM {schema}.jobs WHERE id = ?"), id);
-    PostgresProgressStore store = PostgresProgressStore.create(db.dataSource, db.schema);
+    PostgresProgressStore store =
+        Handles.progress().create(db.dataSource, db.schema, Duration.ofSeconds(1));
 
     assertThat(store.reportFenced(id, token + 1, 0.9, "stale attempt", null))
         .as("another lease token")
@@ -152,9 +158,7 @@ class PostgresProgressStoreTest {
   void subscriptionsPoll_oneJobOrTheWholeSchema() throws Exception {
     TaskQ taskq = started(builder());
     PostgresProgressStore store =
-        PostgresProgressStore.builder(db.dataSource, db.schema)
-            .pollInterval(Duration.ofMillis(50))
-            .build();
+        Handles.progress().create(db.dataSource, db.schema, Duration.ofMillis(50));
     List<Progress> one = new CopyOnWriteArrayList<>();
     List<Progress> all = new CopyOnWriteArrayList<>();
     try (store) {
@@ -182,7 +186,8 @@ class PostgresProgressStoreTest {
 
   @Test
   void badReports_areRefusedNamingTheProblem() {
-    PostgresProgressStore store = PostgresProgressStore.create(db.dataSource, db.schema);
+    PostgresProgressStore store =
+        Handles.progress().create(db.dataSource, db.schema, Duration.ofSeconds(1));
 
     assertThatThrownBy(() -> store.report(1, 1.5, "too far"))
         .isInstanceOf(IllegalArgumentException.class)
@@ -206,7 +211,8 @@ class PostgresProgressStoreTest {
       long id = enqueue(taskq);
       awaitProgress(taskq.progress(), id, "half way");
 
-      assertThat(PostgresProgressStore.create(db.dataSource, other).latest(id)).isEmpty();
+      assertThat(Handles.progress().create(db.dataSource, other, Duration.ofSeconds(1)).latest(id))
+          .isEmpty();
     } finally {
       rows.execute("DROP SCHEMA " + other.quoted() + " CASCADE");
     }
@@ -215,18 +221,27 @@ class PostgresProgressStoreTest {
   @Test
   @Tag("D14")
   void redisUnreachable_progressFallsBackToPostgres(TestServices services) throws Exception {
+    AtomicReference<@Nullable ProgressStore> fallback = new AtomicReference<>();
     try (RedisConnector unreachable =
-            RedisConnector.create(
-                "redis://127.0.0.1:1", Duration.ofMillis(300), SchemaName.of(services.schema()));
-        PostgresProgressStore postgres = PostgresProgressStore.create(db.dataSource, db.schema);
-        RedisProgressStore redis =
-            RedisProgressStore.builder(unreachable).fallback(postgres).build()) {
-      TaskQ taskq = started(builder().progress(redis));
-      long id = enqueue(taskq);
+        RedisConnector.create(
+            "redis://127.0.0.1:1", Duration.ofMillis(300), SchemaName.of(services.schema()))) {
+      TaskQ taskq =
+          started(
+              builder()
+                  .progress(
+                      postgres -> {
+                        fallback.set(postgres);
+                        return RedisProgressStore.builder(unreachable).fallback(postgres).build();
+                      }));
+      ProgressStore postgres = Objects.requireNonNull(fallback.get());
+      assertThat(postgres).isInstanceOf(PostgresProgressStore.class);
+      try (RedisProgressStore redis = (RedisProgressStore) taskq.progress()) {
+        long id = enqueue(taskq);
 
-      assertThat(awaitProgress(redis, id, "half way")).isPresent();
-      assertThat(postgres.latest(id).map(Progress::message)).hasValue("half way");
-      assertThat(redis.droppedReports()).isZero();
+        assertThat(awaitProgress(redis, id, "half way")).isPresent();
+        assertThat(postgres.latest(id).map(Progress::message)).hasValue("half way");
+        assertThat(redis.droppedReports()).isZero();
+      }
     }
   }
 

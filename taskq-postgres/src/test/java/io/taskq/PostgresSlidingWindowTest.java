@@ -12,6 +12,7 @@ import io.taskq.limits.PostgresSlidingWindow;
 import io.taskq.limits.RateLimitRegistry;
 import io.taskq.limits.SlidingWindowLog;
 import io.taskq.limits.UnavailablePolicy;
+import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.internal.sweep.StatementSweep;
@@ -78,8 +79,9 @@ class PostgresSlidingWindowTest {
   @Test
   void manyThreadsInTwoProcesses_admitExactlyTheBudget(TestServices services) throws Exception {
     PostgresSlidingWindow one =
-        PostgresSlidingWindow.create(services.dataSource(), schema, HOUR_OF_25);
-    PostgresSlidingWindow two = PostgresSlidingWindow.create(secondProcess, schema, HOUR_OF_25);
+        Handles.slidingWindows().create(services.dataSource(), schema, HOUR_OF_25, false);
+    PostgresSlidingWindow two =
+        Handles.slidingWindows().create(secondProcess, schema, HOUR_OF_25, false);
     ExecutorService threads = Executors.newFixedThreadPool(16);
     CountDownLatch start = new CountDownLatch(1);
     List<Future<Decision>> calls = new ArrayList<>();
@@ -120,7 +122,8 @@ class PostgresSlidingWindowTest {
   @Test
   void aRefusedCallSucceedsOnceItsRetryAfterHasPassed(TestServices services) throws Exception {
     PostgresSlidingWindow limiter =
-        PostgresSlidingWindow.create(services.dataSource(), schema, SlidingWindowLog.of(2, WINDOW));
+        Handles.slidingWindows()
+            .create(services.dataSource(), schema, SlidingWindowLog.of(2, WINDOW), false);
 
     // The window is long enough that a stalled CI host cannot let it slide between these calls.
     assertThat(limiter.tryAcquire("refill")).isEqualTo(Decision.allowed(1));
@@ -137,8 +140,9 @@ class PostgresSlidingWindowTest {
   @Test
   void multiplePermits_countEachAndNeverExceedTheLimit(TestServices services) {
     PostgresSlidingWindow limiter =
-        PostgresSlidingWindow.create(
-            services.dataSource(), schema, SlidingWindowLog.of(5, Duration.ofHours(1)));
+        Handles.slidingWindows()
+            .create(
+                services.dataSource(), schema, SlidingWindowLog.of(5, Duration.ofHours(1)), false);
 
     assertThat(limiter.tryAcquire("bulk", 3)).isEqualTo(Decision.allowed(2));
     Decision refused = limiter.tryAcquire("bulk", 3);
@@ -150,7 +154,7 @@ class PostgresSlidingWindowTest {
   @Test
   void decisionsSerialiseOnTheKeyedAdvisoryLock(TestServices services) throws Exception {
     PostgresSlidingWindow limiter =
-        PostgresSlidingWindow.create(services.dataSource(), schema, HOUR_OF_25);
+        Handles.slidingWindows().create(services.dataSource(), schema, HOUR_OF_25, false);
     AdvisoryLockName lock = AdvisoryLockName.slidingWindow(schema, "locked");
     assertThat(lock.name()).isEqualTo("taskq:" + schema.value() + ":sw:locked");
     ExecutorService caller = Executors.newSingleThreadExecutor();
@@ -180,8 +184,10 @@ class PostgresSlidingWindowTest {
     Migrations.apply(services.dataSource(), other);
     try {
       SlidingWindowLog one = SlidingWindowLog.of(1, Duration.ofHours(1));
-      PostgresSlidingWindow here = PostgresSlidingWindow.create(services.dataSource(), schema, one);
-      PostgresSlidingWindow there = PostgresSlidingWindow.create(services.dataSource(), other, one);
+      PostgresSlidingWindow here =
+          Handles.slidingWindows().create(services.dataSource(), schema, one, false);
+      PostgresSlidingWindow there =
+          Handles.slidingWindows().create(services.dataSource(), other, one, false);
 
       assertThat(here.tryAcquire("api").allowed()).isTrue();
       assertThat(there.tryAcquire("api").allowed()).as("the other schema's own budget").isTrue();
@@ -196,7 +202,7 @@ class PostgresSlidingWindowTest {
   @Test
   void badInput_isRefusedNamingTheProblem(TestServices services) {
     PostgresSlidingWindow limiter =
-        PostgresSlidingWindow.create(services.dataSource(), schema, HOUR_OF_25);
+        Handles.slidingWindows().create(services.dataSource(), schema, HOUR_OF_25, false);
 
     assertThatThrownBy(() -> limiter.tryAcquire("")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> limiter.tryAcquire("a\u0000b"))
@@ -217,9 +223,9 @@ class PostgresSlidingWindowTest {
   void keyedRows_areMarked_andTheIdleSweepDeletesThemOnly(TestServices services) throws Exception {
     SlidingWindowLog limit = SlidingWindowLog.of(3, Duration.ofSeconds(1));
     PostgresSlidingWindow keyed =
-        PostgresSlidingWindow.builder(services.dataSource(), schema, limit).keyed(true).build();
+        Handles.slidingWindows().create(services.dataSource(), schema, limit, true);
     PostgresSlidingWindow plain =
-        PostgresSlidingWindow.create(services.dataSource(), schema, limit);
+        Handles.slidingWindows().create(services.dataSource(), schema, limit, false);
     Instant before = Instant.now().minusSeconds(5);
 
     keyed.tryAcquire("customer:1");
@@ -263,10 +269,12 @@ class PostgresSlidingWindowTest {
   void registryEviction_reclaimsTheEvictedKeysRows_onlyOnceTheirWindowIsEmpty(
       TestServices services) {
     PostgresSlidingWindow keyed =
-        PostgresSlidingWindow.builder(
-                services.dataSource(), schema, SlidingWindowLog.of(3, Duration.ofMillis(300)))
-            .keyed(true)
-            .build();
+        Handles.slidingWindows()
+            .create(
+                services.dataSource(),
+                schema,
+                SlidingWindowLog.of(3, Duration.ofMillis(300)),
+                true);
     AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
     InstantSource clock = now::get;
     RateLimitRegistry registry =
@@ -317,7 +325,7 @@ class PostgresSlidingWindowTest {
               closedPort,
               three,
               UnavailablePolicy.fallbackTo(
-                  PostgresSlidingWindow.create(services.dataSource(), schema, three)));
+                  Handles.slidingWindows().create(services.dataSource(), schema, three, false)));
 
       List<Decision> decisions =
           assertTimeoutPreemptively(

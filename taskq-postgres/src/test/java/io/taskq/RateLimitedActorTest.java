@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.taskq.limits.Decision;
-import io.taskq.limits.PostgresSlidingWindow;
 import io.taskq.limits.RateLimiter;
 import io.taskq.limits.SlidingWindowLog;
 import io.taskq.limits.UnavailablePolicy;
+import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.testing.Db;
 import io.taskq.postgres.testing.TcpProxy;
@@ -25,7 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -136,10 +136,10 @@ class RateLimitedActorTest {
       throws Exception {
     SlidingWindowLog threePerSecond = SlidingWindowLog.of(3, Duration.ofSeconds(1));
     List<Admission> admissions = new CopyOnWriteArrayList<>();
-    Function<Actor.ActorRateLimit, RateLimiter> recorded =
-        declared -> {
+    BiFunction<Actor.ActorRateLimit, RateLimiter, RateLimiter> recorded =
+        (declared, rootsOwn) -> {
           RateLimiter postgres =
-              PostgresSlidingWindow.create(db.dataSource, db.schema, threePerSecond);
+              Handles.slidingWindows().create(db.dataSource, db.schema, threePerSecond, false);
           return (name, permits) -> {
             Instant asked = Instant.now();
             Decision d = postgres.tryAcquire(name, permits);
@@ -197,7 +197,7 @@ class RateLimitedActorTest {
           return Decision.denied(Duration.ofMinutes(5), 0);
         };
     Actor<String> actor = recording("cancelled", SlidingWindowLog.of(1, Duration.ofHours(1)));
-    TaskQ taskq = worker(builder(quick()).rateLimiters(declared -> slowRefusal), actor);
+    TaskQ taskq = worker(builder(quick()).rateLimiters((declared, postgres) -> slowRefusal), actor);
     long id = enqueue("cancelled", 1).get(0);
 
     assertThat(asked.await(20, TimeUnit.SECONDS)).isTrue();
@@ -222,7 +222,7 @@ class RateLimitedActorTest {
           return Decision.allowed(0);
         };
     Actor<String> actor = recording("failing", SlidingWindowLog.of(1, Duration.ofHours(1)));
-    worker(builder(quick()).rateLimiters(declared -> failingOnce), actor);
+    worker(builder(quick()).rateLimiters((declared, postgres) -> failingOnce), actor);
 
     enqueue("failing", 1);
 
@@ -337,15 +337,11 @@ class RateLimitedActorTest {
             proxy.redisUrl(), Duration.ofMillis(300), SchemaName.of(services.schema()));
     closeLast.add(redis);
     List<Decision> decisions = new CopyOnWriteArrayList<>();
-    Function<Actor.ActorRateLimit, RateLimiter> viaRedis =
-        declared -> {
+    BiFunction<Actor.ActorRateLimit, RateLimiter, RateLimiter> viaRedis =
+        (declared, postgres) -> {
           RateLimiter limiter =
               RedisRateLimiter.create(
-                  redis,
-                  declared.limit(),
-                  UnavailablePolicy.fallbackTo(
-                      PostgresSlidingWindow.create(
-                          db.dataSource, db.schema, (SlidingWindowLog) declared.limit())));
+                  redis, declared.limit(), UnavailablePolicy.fallbackTo(postgres));
           return (name, permits) -> {
             Decision d = limiter.tryAcquire(name, permits);
             decisions.add(d);
@@ -383,7 +379,7 @@ class RateLimitedActorTest {
     worker(
         builder(quick())
             .rateLimiters(
-                declared ->
+                (declared, postgres) ->
                     RedisRateLimiter.create(redis, declared.limit(), UnavailablePolicy.failOpen())),
         actor);
 
@@ -405,7 +401,7 @@ class RateLimitedActorTest {
     worker(
         builder(quick())
             .rateLimiters(
-                declared ->
+                (declared, postgres) ->
                     RedisRateLimiter.create(
                         redis,
                         declared.limit(),

@@ -3,6 +3,7 @@ package io.taskq.benchmarks;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.SchemaName;
+import io.taskq.TaskQ;
 import io.taskq.limits.PostgresSlidingWindow;
 import io.taskq.limits.SlidingWindowLog;
 import java.sql.Connection;
@@ -53,10 +54,9 @@ public final class PgRateLimitBenchmark {
     try (HikariDataSource pool = pool(threads)) {
       drop(pool, schema);
       Roots.migrate(pool, schema);
-      try {
+      try (TaskQ root = TaskQ.producer(pool).config(Roots.config(schema)).migrate(false).build()) {
         PostgresSlidingWindow limiter =
-            PostgresSlidingWindow.create(
-                pool, schema, SlidingWindowLog.of(20, Duration.ofSeconds(1)));
+            root.slidingWindow(SlidingWindowLog.of(20, Duration.ofSeconds(1)), false);
         limiter.tryAcquire("warm-up");
         long started = System.nanoTime();
         long admitted = LimiterLoad.admitted(limiter, decisions, threads);

@@ -2,9 +2,9 @@ package io.taskq.limits;
 
 import io.taskq.JobStoreException;
 import io.taskq.SchemaName;
-import io.taskq.TaskQConfig;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.core.internal.RedisKeys;
+import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.NamedStatements;
 import java.sql.Array;
 import java.sql.Connection;
@@ -34,8 +34,10 @@ import org.jspecify.annotations.Nullable;
  * (same admissions, retry-after and remaining, on the database clock in whole microseconds).
  * Another name, or another schema (M6), never waits on this one's lock.
  *
- * <p>Rows of {@link Builder#keyed(boolean) keyed} limiters (one name per customer, per IP) are
- * marked keyed: S9 deletes the ones unused past {@code TASKQ_KEYED_ROW_RECLAIM_PERIOD}, and {@link
+ * <p>Get one from the root: {@link io.taskq.TaskQ#slidingWindow(SlidingWindowLog, boolean)}, or the
+ * limiter {@link io.taskq.TaskQ.Builder#rateLimiters} hands the factory of each declared limit. The
+ * rows of a {@link #keyed() keyed} limiter (one name per customer, per IP) are marked keyed: S9
+ * deletes the ones unused past {@code TASKQ_KEYED_ROW_RECLAIM_PERIOD}, and {@link
  * #forget(Collection)} lets a worker's registry reclaim the names it evicted (S10).
  *
  * <p>The call blocks for a connection of the pool and the lock; when the database cannot answer it
@@ -54,53 +56,21 @@ public final class PostgresSlidingWindow implements RateLimiter {
   private final String writeSql;
   private final String forgetSql;
 
-  private PostgresSlidingWindow(Builder builder) {
-    this.dataSource = builder.dataSource;
-    this.schema = builder.schema;
-    this.limit = builder.limit;
-    this.keyed = builder.keyed;
+  static {
+    Handles.registerSlidingWindows(PostgresSlidingWindow::new);
+  }
+
+  private PostgresSlidingWindow(
+      DataSource dataSource, SchemaName schema, SlidingWindowLog limit, boolean keyed) {
+    this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    this.schema = Objects.requireNonNull(schema, "schema");
+    this.limit = Objects.requireNonNull(limit, "limit");
+    this.keyed = keyed;
     NamedStatements statements = NamedStatements.load(SQL, schema);
     this.lockSql = statements.get("lock");
     this.readSql = statements.get("read");
     this.writeSql = statements.get("write");
     this.forgetSql = statements.get("forget");
-  }
-
-  /**
-   * {@return a limiter applying {@code limit} to every name, in {@code schema} of {@code
-   * dataSource}}
-   *
-   * @param dataSource the database the windows live in
-   * @param schema the TaskQ schema
-   * @param limit the limit applied to each name
-   */
-  public static PostgresSlidingWindow create(
-      DataSource dataSource, SchemaName schema, SlidingWindowLog limit) {
-    return builder(dataSource, schema, limit).build();
-  }
-
-  /**
-   * {@return a limiter in the configured schema ({@code TASKQ_SCHEMA_NAME})}
-   *
-   * @param dataSource the database the windows live in
-   * @param config the configuration whose schema is used
-   * @param limit the limit applied to each name
-   */
-  public static PostgresSlidingWindow create(
-      DataSource dataSource, TaskQConfig config, SlidingWindowLog limit) {
-    return create(dataSource, config.schemaName(), limit);
-  }
-
-  /**
-   * {@return a builder of a limiter applying {@code limit}, in {@code schema} of {@code
-   * dataSource}}
-   *
-   * @param dataSource the database the windows live in
-   * @param schema the TaskQ schema
-   * @param limit the limit applied to each name
-   */
-  public static Builder builder(DataSource dataSource, SchemaName schema, SlidingWindowLog limit) {
-    return new Builder(dataSource, schema, limit);
   }
 
   @Override
@@ -241,39 +211,5 @@ public final class PostgresSlidingWindow implements RateLimiter {
   @Override
   public String toString() {
     return "PostgresSlidingWindow{" + schema.value() + ", " + limit + (keyed ? ", keyed}" : "}");
-  }
-
-  /** Builds a {@link PostgresSlidingWindow}. */
-  public static final class Builder {
-    private final DataSource dataSource;
-    private final SchemaName schema;
-    private final SlidingWindowLog limit;
-    private boolean keyed;
-
-    private Builder(DataSource dataSource, SchemaName schema, SlidingWindowLog limit) {
-      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
-      this.schema = Objects.requireNonNull(schema, "schema");
-      this.limit = Objects.requireNonNull(limit, "limit");
-    }
-
-    /**
-     * Whether the names are keys of a high-cardinality limit (one per customer, per IP); their rows
-     * are then marked keyed, so S9 deletes them once unused past {@code
-     * TASKQ_KEYED_ROW_RECLAIM_PERIOD}. Default false: the rows of a few fixed names stay.
-     *
-     * @param keyed whether the names are keys of a high-cardinality limit (one per customer, per
-     *     IP); their rows are then marked keyed, so S9 deletes them once unused past {@code
-     *     TASKQ_KEYED_ROW_RECLAIM_PERIOD}
-     * @return this builder
-     */
-    public Builder keyed(boolean keyed) {
-      this.keyed = keyed;
-      return this;
-    }
-
-    /** {@return a limiter with this builder's settings} */
-    public PostgresSlidingWindow build() {
-      return new PostgresSlidingWindow(this);
-    }
   }
 }

@@ -1,6 +1,7 @@
 package io.taskq.progress;
 
 import io.taskq.SchemaName;
+import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.NamedStatements;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -39,15 +40,20 @@ import org.slf4j.LoggerFactory;
  * counted ({@link #droppedReports()}); only invalid input throws. A job's progress is deleted with
  * the job (prune, S11).
  *
+ * <p>The TaskQ root makes the store of its schema ({@link io.taskq.TaskQ#progress()}); a Redis
+ * store gets it as its fallback through {@link
+ * io.taskq.TaskQ.Builder#progress(java.util.function.UnaryOperator)}.
+ *
  * <p>Subscriptions degrade to polling: one thread per store reads the reports newer than the last
- * it saw, every {@link Builder#pollInterval(Duration) poll interval} (1 s by default), and hands
- * them to the listeners in report order. A listener sees a job's latest report at that time, not
- * every intermediate one; like Redis pub/sub it is a hint (D13), and a client that must see the
- * final state reads {@link #latest(long)}.
+ * it saw, every {@code TASKQ_POLL_INTERVAL} (1 s by default), and hands them to the listeners in
+ * report order. A listener sees a job's latest report at that time, not every intermediate one;
+ * like Redis pub/sub it is a hint (D13), and a client that must see the final state reads {@link
+ * #latest(long)}.
  */
 public final class PostgresProgressStore implements ProgressStore, AutoCloseable {
-  /** How often subscriptions poll, unless set otherwise. */
-  public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
+  static {
+    Handles.registerProgress(PostgresProgressStore::new);
+  }
 
   private static final Logger LOG = LoggerFactory.getLogger(PostgresProgressStore.class);
   private static final String SQL = "io/taskq/postgres/sql/progress.sql";
@@ -70,31 +76,11 @@ public final class PostgresProgressStore implements ProgressStore, AutoCloseable
   private boolean pollFailing;
   private boolean closed;
 
-  private PostgresProgressStore(Builder builder) {
-    this.dataSource = builder.dataSource;
-    this.schema = builder.schema;
-    this.pollInterval = builder.pollInterval;
+  private PostgresProgressStore(DataSource dataSource, SchemaName schema, Duration pollInterval) {
+    this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    this.schema = Objects.requireNonNull(schema, "schema");
+    this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
     this.sql = NamedStatements.load(SQL, schema);
-  }
-
-  /**
-   * {@return a store in {@code schema} of {@code dataSource}, polling every second for subscribers}
-   *
-   * @param dataSource the database of the store
-   * @param schema the TaskQ schema
-   */
-  public static PostgresProgressStore create(DataSource dataSource, SchemaName schema) {
-    return builder(dataSource, schema).build();
-  }
-
-  /**
-   * {@return a builder of a store in {@code schema} of {@code dataSource}}
-   *
-   * @param dataSource the database of the store
-   * @param schema the TaskQ schema
-   */
-  public static Builder builder(DataSource dataSource, SchemaName schema) {
-    return new Builder(dataSource, schema);
   }
 
   @Override
@@ -352,41 +338,6 @@ public final class PostgresProgressStore implements ProgressStore, AutoCloseable
       } catch (RuntimeException e) {
         LOG.warn("a progress listener threw; the subscription goes on", e);
       }
-    }
-  }
-
-  /** Builds a {@link PostgresProgressStore}. */
-  public static final class Builder {
-    private final DataSource dataSource;
-    private final SchemaName schema;
-    private Duration pollInterval = DEFAULT_POLL_INTERVAL;
-
-    private Builder(DataSource dataSource, SchemaName schema) {
-      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
-      this.schema = Objects.requireNonNull(schema, "schema");
-    }
-
-    /**
-     * How often subscriptions poll for new reports; 10 ms to 1 minute, default 1 s.
-     *
-     * @param interval how often subscriptions poll for new reports; 10 ms to 1 minute, default 1 s
-     * @return this builder
-     * @throws IllegalArgumentException outside that range
-     */
-    public Builder pollInterval(Duration interval) {
-      Objects.requireNonNull(interval, "pollInterval");
-      if (interval.compareTo(Duration.ofMillis(10)) < 0
-          || interval.compareTo(Duration.ofMinutes(1)) > 0) {
-        throw new IllegalArgumentException(
-            "progress poll interval must be in 10ms..1m, was " + interval);
-      }
-      this.pollInterval = interval;
-      return this;
-    }
-
-    /** {@return a store with this builder's settings} */
-    public PostgresProgressStore build() {
-      return new PostgresProgressStore(this);
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.SchemaName;
+import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.migrate.Migrations;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -70,7 +71,7 @@ class PostgresSlidingWindowPropertiesTest {
 
   private static void assertMatchesModel(SlidingWindowLog log, long unit, List<Step> timeline) {
     int limit = log.limit();
-    PostgresSlidingWindow limiter = PostgresSlidingWindow.create(POOL, SCHEMA, log);
+    PostgresSlidingWindow limiter = Handles.slidingWindows().create(POOL, SCHEMA, log, false);
     SlidingWindowModel model = new SlidingWindowModel(log);
     String name = "p" + NAMES.incrementAndGet();
     long simulated = Instant.now().truncatedTo(ChronoUnit.SECONDS).toEpochMilli() * 1000;

@@ -4,8 +4,12 @@ import io.taskq.SchemaName;
 import io.taskq.TaskQConfig;
 import io.taskq.cron.Schedules;
 import io.taskq.feed.ReclaimEventFeed;
+import io.taskq.limits.PostgresSlidingWindow;
+import io.taskq.limits.SlidingWindowLog;
 import io.taskq.postgres.internal.cron.PayloadFactories;
+import io.taskq.progress.PostgresProgressStore;
 import io.taskq.spi.JobListener;
+import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -34,7 +38,24 @@ public final class Handles {
     Schedules create(DataSource dataSource, SchemaName schema, PayloadFactories factories);
   }
 
+  /** Makes the PostgreSQL progress store of a root. */
+  @FunctionalInterface
+  public interface ProgressFactory {
+    /** The store of {@code schema}, its subscriptions polling every {@code pollInterval}. */
+    PostgresProgressStore create(DataSource dataSource, SchemaName schema, Duration pollInterval);
+  }
+
+  /** Makes a PostgreSQL sliding-window limiter of a root. */
+  @FunctionalInterface
+  public interface SlidingWindowFactory {
+    /** The limiter of {@code limit} in {@code schema}, its rows marked keyed when {@code keyed}. */
+    PostgresSlidingWindow create(
+        DataSource dataSource, SchemaName schema, SlidingWindowLog limit, boolean keyed);
+  }
+
   private static volatile @Nullable FeedFactory feeds;
+  private static volatile @Nullable ProgressFactory progress;
+  private static volatile @Nullable SlidingWindowFactory slidingWindows;
   private static volatile @Nullable SchedulesFactory schedules;
 
   private Handles() {}
@@ -47,6 +68,28 @@ public final class Handles {
   /** Called once, by {@code Schedules}' static initialiser. */
   public static void registerSchedules(SchedulesFactory factory) {
     schedules = Objects.requireNonNull(factory, "factory");
+  }
+
+  /** Called once, by {@code PostgresProgressStore}'s static initialiser. */
+  public static void registerProgress(ProgressFactory factory) {
+    progress = Objects.requireNonNull(factory, "factory");
+  }
+
+  /** Called once, by {@code PostgresSlidingWindow}'s static initialiser. */
+  public static void registerSlidingWindows(SlidingWindowFactory factory) {
+    slidingWindows = Objects.requireNonNull(factory, "factory");
+  }
+
+  /** The progress store factory ({@code PostgresProgressStore} initialised first). */
+  public static ProgressFactory progress() {
+    initialise(PostgresProgressStore.class);
+    return Objects.requireNonNull(progress, "PostgresProgressStore registered no factory");
+  }
+
+  /** The sliding-window factory ({@code PostgresSlidingWindow} initialised first). */
+  public static SlidingWindowFactory slidingWindows() {
+    initialise(PostgresSlidingWindow.class);
+    return Objects.requireNonNull(slidingWindows, "PostgresSlidingWindow registered no factory");
   }
 
   /** The feed factory ({@code ReclaimEventFeed} initialised first). */

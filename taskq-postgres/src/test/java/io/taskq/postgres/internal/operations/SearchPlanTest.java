@@ -108,7 +108,8 @@ class SearchPlanTest {
             dataSource,
             schema,
             id -> java.util.Optional.empty(),
-            io.taskq.progress.PostgresProgressStore.create(dataSource, schema),
+            io.taskq.postgres.internal.Handles.progress()
+                .create(dataSource, schema, java.time.Duration.ofSeconds(1)),
             java.time.Duration.ofSeconds(30),
             100,
             java.time.Duration.ofSeconds(30));
