@@ -498,10 +498,7 @@ public final class TaskQ implements AutoCloseable {
    * @throws IllegalStateException after {@link #close()}
    */
   public PostgresSlidingWindow slidingWindow(SlidingWindowLog limit, boolean keyed) {
-    DataSource dataSource;
-    synchronized (this) {
-      dataSource = dataSource();
-    }
+    DataSource dataSource = dataSource(); // the lock only for this, not for the I/O (R1)
     return Handles.slidingWindows().create(dataSource, config.schemaName(), limit, keyed);
   }
 
@@ -530,10 +527,7 @@ public final class TaskQ implements AutoCloseable {
    * @throws IllegalStateException after {@link #close()}
    */
   public List<QueueBacklog> queueBacklog() throws SQLException {
-    DataSource dataSource;
-    synchronized (this) {
-      dataSource = dataSource();
-    }
+    DataSource dataSource = dataSource(); // the lock only for this, not for the I/O (R1)
     return observations.queueBacklog(dataSource);
   }
 
@@ -552,10 +546,7 @@ public final class TaskQ implements AutoCloseable {
     if (window.compareTo(Duration.ofMinutes(1)) < 0 || window.compareTo(Duration.ofDays(1)) > 0) {
       throw new IllegalArgumentException("window must be 1 minute to 1 day, was " + window);
     }
-    DataSource dataSource;
-    synchronized (this) {
-      dataSource = dataSource();
-    }
+    DataSource dataSource = dataSource(); // the lock only for this, not for the I/O (R1)
     return observations.finishedPerMinute(dataSource, window);
   }
 
@@ -568,10 +559,7 @@ public final class TaskQ implements AutoCloseable {
    * @throws IllegalStateException after {@link #close()}
    */
   public void checkDatabase(Duration timeout) throws SQLException {
-    DataSource dataSource;
-    synchronized (this) {
-      dataSource = dataSource();
-    }
+    DataSource dataSource = dataSource(); // the lock only for this, not for the I/O (R1)
     observations.ping(dataSource, timeout);
   }
 
@@ -655,7 +643,7 @@ public final class TaskQ implements AutoCloseable {
   }
 
   /** The application's data source, or the pool TaskQ opens on first use. */
-  private DataSource dataSource() {
+  private synchronized DataSource dataSource() {
     if (state == State.CLOSED) {
       throw new IllegalStateException("TaskQ is closed");
     }
