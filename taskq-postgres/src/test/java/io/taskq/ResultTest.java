@@ -62,6 +62,32 @@ class ResultTest {
   }
 
   @Test
+  @Tag("R6")
+  void find_neverReturnsAResultPastItsTtl_beforeTheSweepNullsIt(TestServices services)
+      throws Exception {
+    TestDb db = TestDb.of(services);
+    long id = db.enqueueOne("ttl", ONCE);
+    try (TaskQ taskq = db.taskq(db.config().resultTtl(Duration.ofHours(1)))) {
+      taskq.register(Actor.rawJson("ttl", (json, ctx) -> "{\"kept\": true}"));
+      taskq.start();
+      await().atMost(Duration.ofSeconds(10)).until(() -> db.status(id).equals("succeeded"));
+      assertThat(taskq.jobs().find(id).orElseThrow().resultJson()).isEqualTo("{\"kept\": true}");
+
+      // The TTL passes; no sweep has run yet, so the row still holds the result.
+      db.execute(
+          db.sql(
+              "UPDATE {schema}.jobs SET result_expires_at = clock_timestamp() - interval '1 ms'"
+                  + " WHERE id = "
+                  + id));
+      assertThat(db.job(id).get("result")).as("not swept yet").isNotNull();
+
+      JobInfo expired = taskq.jobs().find(id).orElseThrow();
+      assertThat(expired.resultJson()).as("a result past its TTL").isNull();
+      assertThat(expired.resultExpiresAt()).isNotNull();
+    }
+  }
+
+  @Test
   void zeroResultTtl_storesNoResult(TestServices services) throws Exception {
     TestDb db = TestDb.of(services);
     long id = db.enqueueOne("no-keep", ONCE);

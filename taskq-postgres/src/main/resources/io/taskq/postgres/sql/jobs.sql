@@ -4,10 +4,13 @@
 -- A job is in the hot table or, once pruned (S11), in the archive: two primary-key lookups.
 -- locked_by names the lease's holder, so only for a running job: a succeeded job keeps the worker
 -- that ran it there (V011) as the record of its attempt, which job_attempt_history reads.
+-- R6/L5: a result past its result_expires_at is never returned, though the expired-results sweep
+-- (S5) nulls it only on its next tick: the read filters by expiry itself.
 SELECT id, actor, queue, status, priority, payload::text, run_at, attempt, max_attempts,
        retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, deadline_at,
        CASE WHEN status = 'running' THEN locked_by END AS locked_by, lock_expires_at, cancel_requested_at, unique_key, unique_until, concurrency_key,
-       result::text,
+       CASE WHEN result_expires_at IS NULL OR result_expires_at > statement_timestamp()
+            THEN result::text END AS result,
        result_expires_at, error_class, error_message, error_stack, created_at, started_at,
        finished_at,
        ARRAY(SELECT key FROM jsonb_each_text(labels) ORDER BY key) AS label_keys,
@@ -19,7 +22,8 @@ UNION ALL
 SELECT id, actor, queue, status, priority, payload::text, run_at, attempt, max_attempts,
        retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, deadline_at,
        CASE WHEN status = 'running' THEN locked_by END AS locked_by, lock_expires_at, cancel_requested_at, unique_key, unique_until, concurrency_key,
-       result::text,
+       CASE WHEN result_expires_at IS NULL OR result_expires_at > statement_timestamp()
+            THEN result::text END AS result,
        result_expires_at, error_class, error_message, error_stack, created_at, started_at,
        finished_at,
        ARRAY(SELECT key FROM jsonb_each_text(labels) ORDER BY key),
