@@ -338,7 +338,8 @@ public final class TaskQ implements AutoCloseable {
         testHooks,
         maintenanceListener,
         jobListener,
-        enqueueInterceptors);
+        enqueueInterceptors,
+        actorQueues.keySet());
   }
 
   /** R2: whether start() does work that needs a session of its own (not a pooled one). */

@@ -66,6 +66,26 @@ public interface JobListener {
   default void jobFailed(String actor, String queue, Duration execution) {}
 
   /**
+   * A claimed job of {@code actor} on {@code queue} went back to wait, its attempt given back,
+   * because its actor's rate limit refused a permit (or the limiter could not decide). Maps to the
+   * counter {@code taskq.jobs.rate_limited{actor, queue}}. A refusal writes no {@code job_events}
+   * row (R6): under a sustained limit, one row per refusal would grow without bound.
+   *
+   * @param actor the job's actor
+   * @param queue the job's queue
+   */
+  default void jobRateLimited(String actor, String queue) {}
+
+  /**
+   * A worker's write about an attempt (recording its outcome, renewing or releasing its lease,
+   * handing a rate-limited job back) changed nothing because the attempt's lease was taken over
+   * (D9): the worker was paused or cut off past its lease and the job was reclaimed. Maps to the
+   * counter {@code taskq.jobs.fenced_writes} (R6); a steady rate means leases are too short for
+   * this deployment, or workers freeze.
+   */
+  default void writeFenced() {}
+
+  /**
    * A poll of the reclaim-event feed returned; {@code lag} is the age of the newest event it
    * delivered (zero when the feed is caught up). Maps to the gauge {@code taskq.events.feed_lag}
    * (seconds).

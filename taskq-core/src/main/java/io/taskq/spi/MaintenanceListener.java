@@ -2,6 +2,7 @@ package io.taskq.spi;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
 
 /**
  * Receives the maintenance leader's signals (guide §3 "What degradation looks like", O1-O6).
@@ -21,6 +22,20 @@ import java.time.Instant;
 public interface MaintenanceListener {
   /** A listener that records nothing. */
   MaintenanceListener NONE = new MaintenanceListener() {};
+
+  /**
+   * The maintenance of this process started: {@code sweepNames} are every {@code sweep_name} it may
+   * report (its sweeps and the cron tick), {@code actors} the actors it knows (registered, or
+   * declared as known). Called once, before any other signal of the maintenance. A binding
+   * registers its labelled counters at zero for each ({@code
+   * taskq.maintenance_leader.sweep_timeouts{sweep_name}}, {@code taskq.jobs.reclaimed{actor,
+   * disposition}}), so their series exist before their first event and Prometheus {@code absent()}
+   * alerts stay armed (R6).
+   *
+   * @param sweepNames the {@code sweep_name} labels this maintenance may report
+   * @param actors the actors this process knows
+   */
+  default void maintenanceStarted(Set<String> sweepNames, Set<String> actors) {}
 
   /**
    * A batch of {@code sweepName} committed, acting on {@code rows} rows (possibly 0). Maps to the

@@ -41,6 +41,18 @@ public final class MeterNames {
   /** Counter {@code {actor, disposition}}: jobs the lease-reclaim sweep reclaimed (O5). */
   public static final String JOBS_RECLAIMED = "taskq.jobs.reclaimed";
 
+  /**
+   * Counter {@code {actor, queue}}: claimed jobs handed back to wait by their actor's rate limit
+   * (R6: counted here, never written to {@code job_events}).
+   */
+  public static final String JOBS_RATE_LIMITED = "taskq.jobs.rate_limited";
+
+  /**
+   * Counter: worker writes about an attempt that the lease fence turned away (D9, R6); the guide
+   * names no meter for it, so this name is TaskQ's own.
+   */
+  public static final String JOBS_FENCED_WRITES = "taskq.jobs.fenced_writes";
+
   /** Counter {@code {actor, queue}}: jobs enqueued. */
   public static final String JOBS_ENQUEUED = "taskq.jobs.enqueued";
 
@@ -64,6 +76,24 @@ public final class MeterNames {
 
   /** Gauge {@code {queue}}, seconds: age of the oldest runnable pending job. */
   public static final String QUEUE_OLDEST_PENDING_AGE = "taskq.queue.oldest_pending_age";
+
+  /**
+   * Gauge {@code {sweep_name}}: rows a leader sweep would act on now, counted up to 10 000 (O1
+   * backlog detection).
+   */
+  public static final String SWEEP_BACKLOG = "taskq.maintenance_leader.sweep_backlog";
+
+  /** Gauge {@code {actor}}: the actor's pending jobs (O1 per-actor backlog). */
+  public static final String ACTOR_DEPTH = "taskq.actor.depth";
+
+  /** Gauge {@code {actor}}, seconds: age of the actor's oldest runnable pending job (O1). */
+  public static final String ACTOR_OLDEST_PENDING_AGE = "taskq.actor.oldest_pending_age";
+
+  /** Gauge {@code {kind, name}}: concurrency-cap reservation slots held now (O1, L7). */
+  public static final String RESERVATION_SLOTS_HELD = "taskq.reservation_slots.held";
+
+  /** Gauge {@code {kind, name}}: a concurrency cap's slots, its cap (O1, L7). */
+  public static final String RESERVATION_SLOTS_CAPACITY = "taskq.reservation_slots.capacity";
 
   /** Gauge, seconds: age of the newest event the reclaim-event feed's last poll delivered. */
   public static final String EVENT_FEED_LAG = "taskq.events.feed_lag";

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -35,9 +36,10 @@ import org.jspecify.annotations.Nullable;
  * binding. One instance binds to one registry; use a composite registry to publish to several.
  *
  * <p><b>Label discipline.</b> Tags are bounded: {@code actor}, {@code queue}, {@code sweep_name},
- * {@code disposition}, {@code outcome}. A job or worker id never becomes a tag (the SPI never
- * passes one). A reclaim disposition outside {@code repended}, {@code crashed}, {@code cancelled}
- * is recorded as {@code unknown}, so a future status cannot grow the label set.
+ * {@code disposition}, {@code outcome}, and {@code kind}/{@code name} of a paused target or a
+ * concurrency cap. A job or worker id never becomes a tag (the SPI never passes one). A reclaim
+ * disposition outside {@code repended}, {@code crashed}, {@code cancelled} is recorded as {@code
+ * unknown}, so a future status cannot grow the label set.
  *
  * <p><b>Demotion.</b> {@code leaderChanged(false)} removes the per-sweep gauges (batch sizes, last
  * success), mirroring {@code MaintenanceHealth} clearing its stamps: a follower exports no frozen
@@ -48,18 +50,24 @@ import org.jspecify.annotations.Nullable;
  */
 public final class TaskQMetrics implements MeterBinder, MaintenanceListener, JobListener {
   private static final Set<String> DISPOSITIONS = Set.of("repended", "crashed", "cancelled");
+  private static final List<String> ALL_DISPOSITIONS =
+      List.of("repended", "crashed", "cancelled", "unknown");
 
   private final AtomicReference<@Nullable MeterRegistry> bound = new AtomicReference<>();
   private final AtomicInteger leader = new AtomicInteger();
   private final AtomicLong feedLagMillis = new AtomicLong();
   private final Map<String, SweepGauges> sweeps = new ConcurrentHashMap<>();
+  private final Set<String> knownSweeps = ConcurrentHashMap.newKeySet();
+  private final Set<String> knownActors = ConcurrentHashMap.newKeySet();
+  private volatile @Nullable BooleanSupplier leaderProbe;
 
   /** A binding with no registry yet. */
   public TaskQMetrics() {}
 
   /**
    * Registers the always-present meters ({@code is_leader}, the leader-change counter, the feed-lag
-   * gauge) and the gauges of every sweep seen so far.
+   * gauge, the fenced-write counter), the zero-valued counters of every sweep and actor known from
+   * {@link #maintenanceStarted} (R6), and the gauges of every sweep seen so far.
    *
    * @throws IllegalStateException when this instance is already bound to a registry
    */
@@ -71,7 +79,7 @@ public final class TaskQMetrics implements MeterBinder, MaintenanceListener, Job
           "TaskQMetrics is already bound to a registry; create one instance per registry, "
               + "or bind it to a CompositeMeterRegistry");
     }
-    Gauge.builder(MeterNames.IS_LEADER, leader, AtomicInteger::doubleValue)
+    Gauge.builder(MeterNames.IS_LEADER, this, TaskQMetrics::isLeaderValue)
         .description("1 while this process is its schema's maintenance leader, else 0")
         .strongReference(true)
         .register(registry);
@@ -81,7 +89,34 @@ public final class TaskQMetrics implements MeterBinder, MaintenanceListener, Job
         .baseUnit("seconds")
         .strongReference(true)
         .register(registry);
+    fencedWrites(registry);
+    registerKnown(registry);
     sweeps.values().forEach(s -> s.registerSeen(registry));
+  }
+
+  /**
+   * Makes the {@code is_leader} gauge read {@code isLeader} at every scrape instead of the last
+   * {@code leaderChanged} signal: leadership as the process proves it now (R6), so a leader whose
+   * proof lapsed reads 0 at once, before its next check signals the change. {@link
+   * TaskQObservability#attach} passes {@code taskq::isLeader}. It must not block (the root's does
+   * not: it reads a volatile state).
+   *
+   * @param isLeader whether this process is the proven maintenance leader now
+   */
+  public void leaderProbe(BooleanSupplier isLeader) {
+    this.leaderProbe = Objects.requireNonNull(isLeader, "isLeader");
+  }
+
+  private double isLeaderValue() {
+    BooleanSupplier probe = leaderProbe;
+    if (probe == null) {
+      return leader.get();
+    }
+    try {
+      return probe.getAsBoolean() ? 1 : 0;
+    } catch (RuntimeException e) {
+      return 0;
+    }
   }
 
   /**
@@ -117,6 +152,18 @@ public final class TaskQMetrics implements MeterBinder, MaintenanceListener, Job
   }
 
   // ---- MaintenanceListener (O1-O6) ----
+
+  /**
+   * Registers {@code taskq.maintenance_leader.sweep_timeouts{sweep_name}} for every sweep name and
+   * {@code taskq.jobs.reclaimed{actor, disposition}} for every actor and disposition at zero (R6),
+   * now when bound, else on binding: their series exist before their first event.
+   */
+  @Override
+  public void maintenanceStarted(Set<String> sweepNames, Set<String> actors) {
+    knownSweeps.addAll(sweepNames);
+    knownActors.addAll(actors);
+    withRegistry(this::registerKnown);
+  }
 
   @Override
   public void sweepRows(String sweepName, int rows) {
@@ -169,13 +216,7 @@ public final class TaskQMetrics implements MeterBinder, MaintenanceListener, Job
   @Override
   public void jobsReclaimed(String actor, String disposition, long count) {
     String tag = DISPOSITIONS.contains(disposition) ? disposition : "unknown";
-    withRegistry(
-        r ->
-            Counter.builder(MeterNames.JOBS_RECLAIMED)
-                .description("Jobs the lease-reclaim sweep reclaimed, by actor and disposition")
-                .tags("actor", actor, "disposition", tag)
-                .register(r)
-                .increment((double) count));
+    withRegistry(r -> reclaimed(r, actor, tag).increment((double) count));
   }
 
   // ---- JobListener ----
@@ -209,6 +250,22 @@ public final class TaskQMetrics implements MeterBinder, MaintenanceListener, Job
   }
 
   @Override
+  public void jobRateLimited(String actor, String queue) {
+    withRegistry(
+        r ->
+            Counter.builder(MeterNames.JOBS_RATE_LIMITED)
+                .description("Claimed jobs handed back to wait by their actor's rate limit")
+                .tags("actor", actor, "queue", queue)
+                .register(r)
+                .increment());
+  }
+
+  @Override
+  public void writeFenced() {
+    withRegistry(r -> fencedWrites(r).increment());
+  }
+
+  @Override
   public void eventFeedLag(Duration lag) {
     feedLagMillis.set(Math.max(0, lag.toMillis()));
   }
@@ -236,6 +293,26 @@ public final class TaskQMetrics implements MeterBinder, MaintenanceListener, Job
     return Counter.builder(MeterNames.SWEEP_TIMEOUTS)
         .description("Sweep batches aborted by their timeout, and gauge reads that failed")
         .tags("sweep_name", sweepName)
+        .register(r);
+  }
+
+  private void registerKnown(MeterRegistry r) {
+    knownSweeps.forEach(name -> sweepTimeouts(r, name));
+    for (String actor : knownActors) {
+      ALL_DISPOSITIONS.forEach(d -> reclaimed(r, actor, d));
+    }
+  }
+
+  private static Counter reclaimed(MeterRegistry r, String actor, String disposition) {
+    return Counter.builder(MeterNames.JOBS_RECLAIMED)
+        .description("Jobs the lease-reclaim sweep reclaimed, by actor and disposition")
+        .tags("actor", actor, "disposition", disposition)
+        .register(r);
+  }
+
+  private static Counter fencedWrites(MeterRegistry r) {
+    return Counter.builder(MeterNames.JOBS_FENCED_WRITES)
+        .description("Worker writes about an attempt that the lease fence turned away")
         .register(r);
   }
 

@@ -1,6 +1,8 @@
 package io.taskq.metrics;
 
 import com.sun.net.httpserver.HttpHandler;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.taskq.TaskQ;
 import io.taskq.metrics.http.DatabaseCheck;
@@ -11,7 +13,11 @@ import io.taskq.metrics.http.LivenessHandler;
 import io.taskq.metrics.http.MetricsHandler;
 import io.taskq.metrics.http.ProcessState;
 import io.taskq.metrics.http.ReadinessHandler;
+import io.taskq.operations.ActorBacklog;
+import io.taskq.operations.BoundedCount;
+import io.taskq.operations.Operations;
 import io.taskq.operations.QueueBacklog;
+import io.taskq.operations.ReservationSlots;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +28,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -66,6 +73,15 @@ public final class TaskQObservability implements AutoCloseable {
 
   /** The {@code sweep_name} failed reads of the pauses count under. */
   public static final String PAUSE_SAMPLER = "paused";
+
+  /** The {@code sweep_name} the backlog-detection sampler's failed reads count under (O1). */
+  public static final String BACKLOG_SAMPLER = "backlog_detection";
+
+  /** The {@code sweep_name} the per-actor backlog sampler's failed reads count under (O1). */
+  public static final String ACTOR_BACKLOG_SAMPLER = "actor_backlog";
+
+  /** The {@code sweep_name} the reservation-slot sampler's failed reads count under (O1). */
+  public static final String RESERVATION_SLOTS_SAMPLER = "reservation_slots";
 
   /** How long {@code /ready}'s database check may take. */
   public static final Duration DATABASE_CHECK_TIMEOUT = Duration.ofSeconds(2);
@@ -140,11 +156,18 @@ public final class TaskQObservability implements AutoCloseable {
       throw new IllegalArgumentException("samplePeriod must be positive, was " + samplePeriod);
     }
     metrics.bindOnce(registry);
+    metrics.leaderProbe(taskq::isLeader);
     QueueSampler queues = metrics.queueSampler(QUEUE_SAMPLER, () -> readings(taskq));
     FeedLagSampler feedLag =
         new FeedLagSampler(FEED_LAG_SAMPLER, () -> taskq.reclaimEvents().lag(), registry);
     PauseSampler paused =
         new PauseSampler(PAUSE_SAMPLER, () -> taskq.operations().paused(), registry);
+    List<GaugeSampler<?>> o1 =
+        List.of(
+            backlogSampler(
+                () -> List.copyOf(taskq.operations().sweepBacklog().entrySet()), registry),
+            actorBacklogSampler(() -> taskq.operations().actorBacklog(), registry),
+            reservationSlotSampler(() -> taskq.operations().reservationSlots(), registry));
     ReadinessHandler ready =
         new ReadinessHandler(
             taskq::health, () -> state(taskq), databaseCheck(taskq), feedLag::last, paused::last);
@@ -167,6 +190,7 @@ public final class TaskQObservability implements AutoCloseable {
                 queues.sampleOnce();
                 feedLag.sampleOnce();
                 paused.sampleOnce();
+                o1.forEach(GaugeSampler::sampleOnce);
               }
             },
             0,
@@ -203,6 +227,77 @@ public final class TaskQObservability implements AutoCloseable {
               });
     }
     return contexts;
+  }
+
+  /** O1 backlog detection: {@code taskq.maintenance_leader.sweep_backlog{sweep_name}}. */
+  static GaugeSampler<Map.Entry<String, BoundedCount>> backlogSampler(
+      Callable<List<Map.Entry<String, BoundedCount>>> source, MeterRegistry registry) {
+    return new GaugeSampler<>(
+        BACKLOG_SAMPLER,
+        source,
+        e ->
+            List.of(
+                new GaugeSampler.Point(
+                    MeterNames.SWEEP_BACKLOG,
+                    "Rows the leader sweep would act on now, counted up to "
+                        + Operations.SWEEP_BACKLOG_BOUND,
+                    null,
+                    Tags.of("sweep_name", e.getKey()),
+                    e.getValue().count())),
+        registry);
+  }
+
+  /** O1 per-actor backlog: {@code taskq.actor.depth{actor}}, {@code .oldest_pending_age}. */
+  static GaugeSampler<ActorBacklog> actorBacklogSampler(
+      Callable<List<ActorBacklog>> source, MeterRegistry registry) {
+    return new GaugeSampler<>(
+        ACTOR_BACKLOG_SAMPLER,
+        source,
+        b ->
+            List.of(
+                new GaugeSampler.Point(
+                    MeterNames.ACTOR_DEPTH,
+                    "Pending jobs of the actor, as the last successful sampler read saw them",
+                    null,
+                    Tags.of("actor", b.actor()),
+                    b.depth()),
+                new GaugeSampler.Point(
+                    MeterNames.ACTOR_OLDEST_PENDING_AGE,
+                    "Age of the actor's oldest runnable pending job",
+                    "seconds",
+                    Tags.of("actor", b.actor()),
+                    b.oldestPendingAge().toMillis() / 1000.0)),
+        registry);
+  }
+
+  /** O1 reservation slots: {@code taskq.reservation_slots.held / .capacity{kind, name}}. */
+  static GaugeSampler<ReservationSlots> reservationSlotSampler(
+      Callable<List<ReservationSlots>> source, MeterRegistry registry) {
+    return new GaugeSampler<>(
+        RESERVATION_SLOTS_SAMPLER,
+        source,
+        r -> {
+          Tags tags = Tags.of("kind", r.kind(), "name", r.name());
+          GaugeSampler.Point held =
+              new GaugeSampler.Point(
+                  MeterNames.RESERVATION_SLOTS_HELD,
+                  "Concurrency-cap reservation slots held now",
+                  null,
+                  tags,
+                  r.held());
+          if (r.kind().equals("key")) {
+            return List.of(held);
+          }
+          return List.of(
+              held,
+              new GaugeSampler.Point(
+                  MeterNames.RESERVATION_SLOTS_CAPACITY,
+                  "A concurrency cap's reservation slots (its cap)",
+                  null,
+                  tags,
+                  r.capacity()));
+        },
+        registry);
   }
 
   /** The check {@code /ready} runs: a ping bounded by its budget in wall-clock time (R1). */

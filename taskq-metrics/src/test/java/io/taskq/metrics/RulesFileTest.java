@@ -92,6 +92,36 @@ class RulesFileTest {
   }
 
   @Test
+  @Tag("R6")
+  void theSplitBrainRule_toleratesTheDocumentedFailoverWindow() throws IOException {
+    List<String> lines = rulesLines();
+    int at = -1;
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).matches("^\\s*-\\s*alert:\\s*TaskQSplitBrain\\s*$")) {
+        at = i;
+      }
+    }
+    assertThat(at).as("the TaskQSplitBrain rule").isNotNegative();
+    String forLine =
+        lines.subList(at, Math.min(lines.size(), at + 4)).stream()
+            .filter(l -> l.trim().startsWith("for:"))
+            .findFirst()
+            .orElseThrow();
+    Matcher m = Pattern.compile("for:\\s*(\\d+)([smh])").matcher(forLine.trim());
+    assertThat(m.matches()).as(forLine).isTrue();
+    long seconds =
+        Long.parseLong(m.group(1))
+            * switch (m.group(2)) {
+              case "h" -> 3600;
+              case "m" -> 60;
+              default -> 1;
+            };
+    // The failover window of reliability.md is at most ~6 s; the rule waits at least 10 times it.
+    assertThat(seconds).isGreaterThanOrEqualTo(60);
+    assertThat(Files.readString(DOCS.resolve("reliability.md"))).contains("failover window");
+  }
+
+  @Test
   void everyAlert_hasARunbookSection() throws IOException {
     String runbooks = Files.readString(DOCS.resolve("runbooks.md"));
 

@@ -10,6 +10,8 @@ public final class Signals {
   private Signals() {}
 
   public static void driveEverySignal(TaskQMetrics metrics, MeterRegistry registry) {
+    metrics.maintenanceStarted(
+        java.util.Set.of("reclaim_expired_locks", "cron"), java.util.Set.of("send_email"));
     metrics.leaderChanged(true);
     for (String sweep : List.of("reclaim_expired_locks", "scheduled_to_pending", "cron")) {
       metrics.sweepBatchSize(sweep, 100, 100);
@@ -25,6 +27,25 @@ public final class Signals {
     metrics.jobSucceeded("send_email", "default", Duration.ofMillis(5));
     metrics.jobFailed("send_email", "default", Duration.ofMillis(5));
     metrics.eventFeedLag(Duration.ofSeconds(1));
+    metrics.jobRateLimited("send_email", "default");
+    metrics.writeFenced();
+    TaskQObservability.backlogSampler(
+            () ->
+                List.of(
+                    java.util.Map.entry(
+                        "reclaim_expired_locks", new io.taskq.operations.BoundedCount(7, false))),
+            registry)
+        .sampleOnce();
+    TaskQObservability.actorBacklogSampler(
+            () ->
+                List.of(
+                    new io.taskq.operations.ActorBacklog("send_email", 4, Duration.ofSeconds(9))),
+            registry)
+        .sampleOnce();
+    TaskQObservability.reservationSlotSampler(
+            () -> List.of(new io.taskq.operations.ReservationSlots("queue", "default", 1, 3)),
+            registry)
+        .sampleOnce();
     QueueSampler ok =
         new QueueSampler(
             "queue_depth",

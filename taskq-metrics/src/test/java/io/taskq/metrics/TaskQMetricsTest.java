@@ -251,7 +251,9 @@ class TaskQMetricsTest {
   void everyTag_isOneOfTheBoundedLabels() {
     Signals.driveEverySignal(metrics, registry);
 
-    Set<String> allowed = Set.of("actor", "queue", "sweep_name", "disposition", "outcome");
+    // kind/name: a paused target or a concurrency cap (queue, actor, or '*' for every key).
+    Set<String> allowed =
+        Set.of("actor", "queue", "sweep_name", "disposition", "outcome", "kind", "name");
     for (Meter meter : registry.getMeters()) {
       List<Tag> tags = meter.getId().getTags();
       assertThat(tags).extracting(Tag::getKey).allMatch(allowed::contains, "a bounded label");

@@ -223,4 +223,34 @@ public interface Operations {
    * @return actor name to the number of such jobs; actors without one are absent
    */
   Map<String, Long> actorFailuresSince(Instant since);
+
+  /** The bound of each count of {@link #sweepBacklog()}. */
+  int SWEEP_BACKLOG_BOUND = 10_000;
+
+  /**
+   * The leader-side backlog (O1 backlog detection, the {@code
+   * taskq.maintenance_leader.sweep_backlog} gauge): for each sweep that acts on eligible rows
+   * ({@code reclaim_expired_locks} (its lease arm), {@code sweep_deadline_exceeded}, {@code
+   * scheduled_to_pending}, {@code sweep_leaked_reservation_slots}), how many rows it would act on
+   * now, counted up to {@value #SWEEP_BACKLOG_BOUND}. One statement, each count a bounded range of
+   * its sweep's own index. A backlog that stays above zero while the fleet dispatches is the
+   * ratchet (guide §2): the leader is not draining.
+   *
+   * @return sweep name to its bounded count, every sweep present
+   */
+  Map<String, BoundedCount> sweepBacklog();
+
+  /**
+   * {@return pending jobs per actor and the age of the oldest runnable one (O1 per-actor backlog,
+   * the {@code taskq.actor.depth} and {@code taskq.actor.oldest_pending_age} gauges)} One grouped
+   * read of the pending-jobs index; actors without pending jobs are absent.
+   */
+  List<ActorBacklog> actorBacklog();
+
+  /**
+   * {@return the concurrency caps' reservation slots (O1 reservation slots, L7): per queue cap and
+   * actor cap the slots held and the slots there are, keyed caps summed under {@code
+   * ReservationSlots.ALL_KEYS}} Scopes with no slot rows yet (no job ran under the cap) are absent.
+   */
+  List<ReservationSlots> reservationSlots();
 }

@@ -96,6 +96,16 @@ public final class GuardedJobListener implements JobListener {
   }
 
   @Override
+  public void jobRateLimited(String actor, String queue) {
+    call("jobRateLimited", l -> l.jobRateLimited(actor, queue));
+  }
+
+  @Override
+  public void writeFenced() {
+    call("writeFenced", JobListener::writeFenced);
+  }
+
+  @Override
   public String toString() {
     return delegate.toString();
   }

@@ -14,6 +14,7 @@ import io.taskq.spi.MaintenanceHealth;
 import io.taskq.spi.MaintenanceListener;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Collection;
 import java.util.List;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -55,8 +56,9 @@ public final class RunningParts {
       TestHooks hooks,
       MaintenanceListener listener,
       JobListener jobListener,
-      List<EnqueueInterceptor> enqueueInterceptors) {
-    Maintenance started = maintenance(dataSource, leaderSource, listener);
+      List<EnqueueInterceptor> enqueueInterceptors,
+      Collection<String> actors) {
+    Maintenance started = maintenance(dataSource, leaderSource, listener, actors);
     started.start();
     maintenance = started;
     CronLoop loop =
@@ -73,11 +75,15 @@ public final class RunningParts {
   }
 
   private Maintenance maintenance(
-      DataSource dataSource, LeaderConnectionSource leaderSource, MaintenanceListener listener) {
+      DataSource dataSource,
+      LeaderConnectionSource leaderSource,
+      MaintenanceListener listener,
+      Collection<String> actors) {
     return Maintenance.builder(dataSource, config.schemaName(), leaderSource)
         .settings(MaintenanceSettings.from(config))
         .everySweep()
         .listener(listener)
+        .actors(actors)
         .build();
   }
 

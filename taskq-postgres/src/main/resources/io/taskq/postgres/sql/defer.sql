@@ -5,8 +5,11 @@
 -- The worker claimed the job but its actor's rate limit refused a permit: the job goes back to
 -- 'pending', due after the limiter's retry-after (the claim takes only due jobs, as for a retry),
 -- and the claim's attempt is given back, since the handler never ran. No job_attempts row (no
--- attempt took place); one job_events row of kind 'rate_limited' records the wait. A job with a
--- cancel in flight ends 'cancelled' instead (L8), with its attempt and event rows as on release.
+-- attempt took place) and no job_events row (R6): under a sustained limit a row per refusal would
+-- grow without bound (246 rows for 76 jobs in 4 s, kept for the event retention period), as a row
+-- per promotion would (guide §1, sweep 3); the worker counts the wait in the taskq.jobs.rate_limited
+-- meter instead. A job with a cancel in flight ends 'cancelled' instead (L8), with its attempt and
+-- event rows as on release.
 -- D9: only under this attempt's lease token, and only while still 'running'.
 -- Binds: worker id, retry-after µs, job id, lease token.
 WITH params AS (
@@ -38,8 +41,8 @@ attempts AS (
 ),
 events AS (
   INSERT INTO {schema}.job_events (job_id, kind, actor, queue, attempt, disposition, occurred_at)
-  SELECT id, CASE status WHEN 'pending' THEN 'rate_limited' ELSE 'cancelled' END,
-         actor, queue, attempt, status, clock_timestamp()
+  SELECT id, 'cancelled', actor, queue, attempt, status, clock_timestamp()
     FROM deferred
+   WHERE status = 'cancelled'
 )
 SELECT id, lease_token, status FROM deferred

@@ -357,3 +357,57 @@ SELECT status, false AS archived FROM {schema}.jobs WHERE id = ?
 UNION ALL
 SELECT status, true FROM {schema}.jobs_archive WHERE id = ?
 LIMIT 1
+
+-- name: sweep_backlog
+-- O1 backlog detection: the rows each leader sweep would act on now (the leader-side backlog a
+-- stalled or ratcheting sweep leaves, while dispatch looks healthy), each counted up to a bound
+-- (bind: bound + 1, four times) so a large backlog costs at most that many index entries. Each arm
+-- is its sweep's own snap predicate on its own partial index: S1's lease arm (jobs_running_lease_idx),
+-- S2 (jobs_deadline_idx), S3 (jobs_scheduled_idx), S4 (reservation_slots_lease_idx).
+SELECT 'reclaim_expired_locks' AS sweep_name, count(*) AS eligible
+  FROM (SELECT 1 FROM {schema}.jobs
+         WHERE status = 'running' AND lock_expires_at < statement_timestamp() LIMIT ?) s1
+UNION ALL
+SELECT 'sweep_deadline_exceeded', count(*)
+  FROM (SELECT 1 FROM {schema}.jobs
+         WHERE deadline_at < statement_timestamp() AND deadline_at IS NOT NULL
+           AND status IN ('scheduled', 'pending', 'running') LIMIT ?) s2
+UNION ALL
+SELECT 'scheduled_to_pending', count(*)
+  FROM (SELECT 1 FROM {schema}.jobs
+         WHERE status = 'scheduled' AND run_at <= statement_timestamp() LIMIT ?) s3
+UNION ALL
+SELECT 'sweep_leaked_reservation_slots', count(*)
+  FROM (SELECT 1 FROM {schema}.reservation_slots
+         WHERE lease_expires_at IS NOT NULL AND lease_expires_at < statement_timestamp() LIMIT ?) s4
+
+-- name: actor_backlog
+-- O1 per-actor backlog: pending jobs per actor and the age of the oldest runnable one (run_at
+-- passed), by the database clock. The twin of observe.sql's queue_backlog, grouped by actor; the
+-- partial index jobs_claim_queue_idx (status = 'pending') covers it.
+SELECT actor,
+       count(*) AS depth,
+       COALESCE((EXTRACT(EPOCH FROM statement_timestamp()
+                 - min(run_at) FILTER (WHERE run_at <= statement_timestamp())) * 1000000)::bigint,
+                0) AS oldest_us
+  FROM {schema}.jobs
+ WHERE status = 'pending'
+ GROUP BY actor
+ ORDER BY actor
+
+-- name: reservation_slots
+-- O1 reservation slots (L7): per queue cap and actor cap, the slots held and the slots there are;
+-- keyed caps (one scope per key, unbounded) are summed under the name '*' and report held slots
+-- only. Held slots come from reservation_slots_lease_idx (held rows only), the caps' slot rows
+-- from the unique (scope_kind, scope_name, slot) index.
+SELECT scope_kind AS kind, scope_name AS name,
+       count(*) FILTER (WHERE job_id IS NOT NULL) AS held,
+       count(*) AS capacity
+  FROM {schema}.reservation_slots
+ WHERE scope_kind IN ('queue', 'actor')
+ GROUP BY scope_kind, scope_name
+UNION ALL
+SELECT 'key', '*', count(*), 0
+  FROM {schema}.reservation_slots
+ WHERE lease_expires_at IS NOT NULL AND keyed
+ ORDER BY 1, 2

@@ -8,6 +8,7 @@ import io.taskq.limits.RateLimiter;
 import io.taskq.postgres.internal.FencedWrites;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.SqlErrors;
+import io.taskq.spi.JobListener;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,10 +31,12 @@ import org.slf4j.LoggerFactory;
  * <p>Called on the handler's thread, so a slow limiter (a Redis timeout, a PostgreSQL round trip)
  * never stalls claiming. A refused job goes back to {@code pending}, due after the decision's
  * retry-after, its attempt given back (the handler never ran), in one statement fenced on the
- * attempt's lease token (D9) that also writes a {@code rate_limited} job event. A limiter that
- * throws (its store and its fallback both failing) makes the job wait {@link #ON_LIMITER_FAILURE}:
- * the limit is never silently skipped and the job is never lost. A payload the actor cannot decode
- * (for a keyed limit) runs at once, so the handler fails it the normal way.
+ * attempt's lease token (D9). The wait writes no {@code job_events} row (R6: under a sustained
+ * limit a row per refusal grows without bound, as a row per promotion would); it is counted by the
+ * job listener's {@code jobRateLimited} ({@code taskq.jobs.rate_limited}). A limiter that throws
+ * (its store and its fallback both failing) makes the job wait {@link #ON_LIMITER_FAILURE}: the
+ * limit is never silently skipped and the job is never lost. A payload the actor cannot decode (for
+ * a keyed limit) runs at once, so the handler fails it the normal way.
  *
  * <p>Keyed limits ({@code {name}:{key}}) pass through the worker's {@link RateLimitRegistry} (S10);
  * {@link #evictIdle()} evicts idle keys and hands them to the reclaim drain.
@@ -53,6 +56,7 @@ public final class RateLimitWait {
   private final Consumer<List<String>> reclaim;
   private final InFlight inFlight;
   private final FencedWrites fenced;
+  private final JobListener listener;
   private final LongConsumer dueIn;
 
   /**
@@ -60,6 +64,7 @@ public final class RateLimitWait {
    * @param maxKeyed {@code max_keyed_rate_limits}: the most keys the registry holds
    * @param idleAfter how long a key stays registered unused
    * @param reclaim the drain of evicted keys (deletes their PostgreSQL rows where idle)
+   * @param listener told of each job handed back to wait ({@code jobRateLimited}); guarded
    * @param dueIn told, in milliseconds, when a job handed back to wait falls due, so the dispatcher
    *     claims it on time even with a long poll interval
    */
@@ -73,6 +78,7 @@ public final class RateLimitWait {
       Consumer<List<String>> reclaim,
       InFlight inFlight,
       FencedWrites fenced,
+      JobListener listener,
       LongConsumer dueIn) {
     this.dataSource = dataSource;
     this.deferSql = NamedStatements.load("io/taskq/postgres/sql/defer.sql", schema).get("defer");
@@ -82,6 +88,7 @@ public final class RateLimitWait {
     this.reclaim = reclaim;
     this.inFlight = inFlight;
     this.fenced = fenced;
+    this.listener = listener;
     this.dueIn = dueIn;
   }
 
@@ -139,6 +146,7 @@ public final class RateLimitWait {
       if (status == null) {
         fenced.report("deferring the rate-limited job", job.jobId(), job.leaseToken());
       } else if (status.equals("pending")) {
+        listener.jobRateLimited(job.actor(), job.queue());
         dueIn.accept(wait.toMillis());
       }
     } catch (SQLException e) {

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,11 +43,26 @@ import org.slf4j.LoggerFactory;
  * (the two maintenance loops share one elector; calls that touch the database are serialised).
  *
  * <p>{@link #current()} never waits: probes and gauges call it, and a refresh may be stuck on a
- * frozen server for up to the socket timeout (R1). {@link #close()} is bounded the same way: when a
- * refresh still holds the elector after the check timeout, close aborts the connection under it.
+ * frozen server for up to the socket timeout (R1).
+ *
+ * <p><b>Reported leadership (R6).</b> {@link #isProven()} (what {@code TaskQ.isLeader()} and the
+ * {@code is_leader} gauge report) is stricter than holding a term: the term's last proof (the
+ * moment its proving statement was sent) must be younger than the proof validity, three check
+ * intervals, so a leader whose lock session died or whose process froze stops reporting within that
+ * validity even before a refresh notices. A leader that won the lock after seeing it held (a
+ * failover, not a fresh start) reports only once the validity has passed since it won: every proof
+ * the previous leader made predates the lock's release, so by then that leader's report has lapsed,
+ * and two processes never report leadership at once. {@code leaderChanged(true)} is signalled then,
+ * too. Sweeps do not wait: they run under the leader fence from the moment the lock is won. {@link
+ * #close()} is bounded the same way: when a refresh still holds the elector after the check
+ * timeout, close aborts the connection under it.
  */
 public final class LeaderElector implements AutoCloseable {
   static final String STATEMENTS = "io/taskq/postgres/sql/leader.sql";
+
+  /** A proof of the lock is valid for this many check intervals (R6). */
+  public static final int PROOF_VALID_INTERVALS = 3;
+
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElector.class);
 
   private final AdvisoryLockName lock;
@@ -58,9 +74,17 @@ public final class LeaderElector implements AutoCloseable {
 
   private final ReentrantLock io = new ReentrantLock();
   private final Duration closeWait;
+  private final long proofValidNanos;
+  private final LongSupplier nanoTime;
   private volatile @Nullable Connection connection;
   private volatile @Nullable Leadership term;
   private volatile boolean closed;
+  // R6: when the term's last proof was sent, and from when the term may be reported (nanoTime).
+  private volatile long provenAt;
+  private volatile long reportFrom;
+  private volatile boolean announced;
+  // Guarded by io: whether a try has been made before (only a first try reports at once).
+  private boolean triedBefore;
 
   /**
    * @param lock the leader lock; normally {@code AdvisoryLockName.of(MAINTENANCE_LEADER, schema)}
@@ -76,6 +100,33 @@ public final class LeaderElector implements AutoCloseable {
       Duration checkTimeout,
       Duration barrierTimeout,
       MaintenanceListener listener) {
+    this(
+        schema,
+        lock,
+        connections,
+        checkTimeout,
+        barrierTimeout,
+        listener,
+        Duration.ofSeconds(1),
+        System::nanoTime);
+  }
+
+  /**
+   * @param checkInterval how often the loops refresh (the 1-second loop's period); a proof is valid
+   *     for {@value #PROOF_VALID_INTERVALS} of them
+   * @param nanoTime the monotonic clock of the proofs
+   */
+  public LeaderElector(
+      SchemaName schema,
+      AdvisoryLockName lock,
+      LeaderConnectionSource connections,
+      Duration checkTimeout,
+      Duration barrierTimeout,
+      MaintenanceListener listener,
+      Duration checkInterval,
+      LongSupplier nanoTime) {
+    this.proofValidNanos = checkInterval.toNanos() * PROOF_VALID_INTERVALS;
+    this.nanoTime = nanoTime;
     this.lock = lock;
     this.connections = connections;
     this.sql = NamedStatements.load(STATEMENTS, schema);
@@ -99,7 +150,13 @@ public final class LeaderElector implements AutoCloseable {
       }
       Leadership current = term;
       if (current != null) {
-        return proveHeld() ? Optional.of(current) : Optional.empty();
+        long sent = nanoTime.getAsLong();
+        if (!proveHeld()) {
+          return Optional.empty();
+        }
+        provenAt = sent;
+        announceWhenDue();
+        return Optional.of(current);
       }
       return tryAcquire();
     } finally {
@@ -110,6 +167,27 @@ public final class LeaderElector implements AutoCloseable {
   /** The current term without touching the database or waiting; empty for a follower. */
   public Optional<Leadership> current() {
     return Optional.ofNullable(term);
+  }
+
+  /**
+   * Whether this process may report itself leader now (R6): it holds a term whose last proof is
+   * younger than the proof validity, and the handover wait after a failover has passed. Never waits
+   * and never touches the database.
+   */
+  public boolean isProven() {
+    if (term == null) {
+      return false;
+    }
+    long now = nanoTime.getAsLong();
+    return now - reportFrom >= 0 && now - provenAt < proofValidNanos;
+  }
+
+  /** Signals {@code leaderChanged(true)} once the term may be reported (called under io). */
+  private void announceWhenDue() {
+    if (!announced && term != null && nanoTime.getAsLong() - reportFrom >= 0) {
+      announced = true;
+      notifyLeader(true);
+    }
   }
 
   /**
@@ -155,9 +233,12 @@ public final class LeaderElector implements AutoCloseable {
   }
 
   private Optional<Leadership> tryAcquire() {
+    boolean firstTry = !triedBefore;
+    triedBefore = true;
     try {
       Connection c = openConnection();
       int pid;
+      long sent = nanoTime.getAsLong();
       try (PreparedStatement ps = c.prepareStatement(sql.get("try_lock"))) {
         ps.setQueryTimeout(checkTimeoutSeconds);
         ps.setLong(1, lock.key());
@@ -173,9 +254,13 @@ public final class LeaderElector implements AutoCloseable {
       if (!passBarrier(c, won)) {
         return Optional.empty();
       }
+      provenAt = sent;
+      // R6: after a failover, report only once every proof of the previous leader has lapsed.
+      reportFrom = firstTry ? sent : nanoTime.getAsLong() + proofValidNanos;
+      announced = false;
       term = won;
       LOG.info("became maintenance leader ({}, backend {})", lock.name(), pid);
-      notifyLeader(true);
+      announceWhenDue();
       return Optional.of(won);
     } catch (SQLException e) {
       LOG.debug("could not try the leader lock {}: {}", lock.name(), describe(e));
@@ -229,6 +314,7 @@ public final class LeaderElector implements AutoCloseable {
   private void stepDown(String why) {
     LOG.warn("stepping down as maintenance leader ({}): {}", lock.name(), why);
     term = null;
+    announced = false;
     closeConnection();
     notifyLeader(false);
   }
@@ -274,6 +360,7 @@ public final class LeaderElector implements AutoCloseable {
     closed = true;
     boolean wasLeader = term != null;
     term = null;
+    announced = false;
     if (!lockWithin(closeWait)) {
       // A refresh is stuck on the wire (a frozen server): cut the connection under it. The
       // server releases the session lock when it notices; the refresh fails and returns.

@@ -3,6 +3,7 @@ package io.taskq.postgres.internal.maintenance;
 import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.core.internal.SweepBatchSizer;
+import io.taskq.postgres.internal.cron.CronTick;
 import io.taskq.postgres.internal.leader.LeaderConnectionSource;
 import io.taskq.postgres.internal.leader.LeaderElector;
 import io.taskq.postgres.internal.sweep.BatchExecutor;
@@ -15,6 +16,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -68,6 +70,8 @@ public final class Maintenance implements AutoCloseable {
   private final SweepLoop loop;
   private final ScheduledExecutorService scheduler;
   private final List<ScheduledFuture<?>> ticks = new ArrayList<>();
+  private final MaintenanceListener signals;
+  private final Set<String> actors;
   private volatile boolean running = true;
   private boolean started;
 
@@ -76,6 +80,8 @@ public final class Maintenance implements AutoCloseable {
     this.settings = b.settings;
     this.health = new MaintenanceHealth(settings.sweepInterval(), b.clock);
     MaintenanceListener signals = new Signals(List.of(health, b.listener));
+    this.signals = signals;
+    this.actors = b.actors;
     AdvisoryLockName lock =
         b.leaderLock != null
             ? b.leaderLock
@@ -87,7 +93,9 @@ public final class Maintenance implements AutoCloseable {
             b.leaderConnections,
             settings.leaderCheckTimeout(),
             settings.fenceBarrierTimeout(),
-            signals);
+            signals,
+            settings.scheduledTick(),
+            System::nanoTime);
     BatchRetry retry =
         new BatchRetry(
             settings.retryAttempts(),
@@ -191,6 +199,12 @@ public final class Maintenance implements AutoCloseable {
           "maintenance of schema " + schema.quoted() + " was already started");
     }
     started = true;
+    // R6: every sweep_name this maintenance may report (and the cron tick's), every actor the
+    // reclaim may report, so a binding registers their counters at zero before any event.
+    Set<String> names = new LinkedHashSet<>();
+    runners.forEach(r -> names.add(r.name()));
+    names.add(CronTick.NAME);
+    signals.maintenanceStarted(Set.copyOf(names), actors);
     long interval = settings.sweepInterval().toMillis();
     long tick = settings.scheduledTick().toMillis();
     ticks.add(
@@ -265,9 +279,13 @@ public final class Maintenance implements AutoCloseable {
     return health;
   }
 
-  /** Whether this process is the schema's maintenance leader now (as of its last check). */
+  /**
+   * Whether this process is the schema's proven maintenance leader now (R6): its lock was proven
+   * within the proof validity and any failover handover wait has passed ({@link
+   * LeaderElector#isProven()}). Never waits.
+   */
   public boolean isLeader() {
-    return elector.current().isPresent();
+    return elector.isProven();
   }
 
   boolean isRunning() {
@@ -329,6 +347,7 @@ public final class Maintenance implements AutoCloseable {
     private MaintenanceFaults faults = MaintenanceFaults.disarmed();
     private Sleeper sleeper = Sleeper.SYSTEM;
     private @Nullable ScheduledExecutorService scheduler;
+    private Set<String> actors = Set.of();
 
     private Builder(DataSource dataSource, SchemaName schema, LeaderConnectionSource connections) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -389,6 +408,15 @@ public final class Maintenance implements AutoCloseable {
     /** Registers several sweeps in order, after the catalog's. */
     public Builder sweeps(Collection<SweepSpec> specs) {
       specs.forEach(this::sweep);
+      return this;
+    }
+
+    /**
+     * The actors this process knows (registered or declared known): the labels the reclaim meter is
+     * registered with at zero on start (R6); default none.
+     */
+    public Builder actors(Collection<String> names) {
+      actors = Set.copyOf(names);
       return this;
     }
 

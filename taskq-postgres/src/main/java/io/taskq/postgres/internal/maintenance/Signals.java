@@ -4,6 +4,7 @@ import io.taskq.spi.MaintenanceListener;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +31,11 @@ final class Signals implements MaintenanceListener {
         LOG.warn("maintenance listener {} failed on {}; ignored", listener, signal, e);
       }
     }
+  }
+
+  @Override
+  public void maintenanceStarted(Set<String> sweepNames, Set<String> actors) {
+    each("maintenanceStarted", l -> l.maintenanceStarted(sweepNames, actors));
   }
 
   @Override

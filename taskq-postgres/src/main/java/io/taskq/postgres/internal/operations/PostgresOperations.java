@@ -6,6 +6,7 @@ import io.taskq.JobStoreException;
 import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.core.internal.NotifyChannels;
+import io.taskq.operations.ActorBacklog;
 import io.taskq.operations.ActorInfo;
 import io.taskq.operations.BoundedCount;
 import io.taskq.operations.DiscardResult;
@@ -19,6 +20,7 @@ import io.taskq.operations.Operations;
 import io.taskq.operations.Pause;
 import io.taskq.operations.PauseTarget;
 import io.taskq.operations.QueueInfo;
+import io.taskq.operations.ReservationSlots;
 import io.taskq.operations.RetryResult;
 import io.taskq.operations.RetryWhereListener;
 import io.taskq.operations.RetryWhereResult;
@@ -36,6 +38,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -361,6 +364,54 @@ public final class PostgresOperations implements Operations {
         "read the paused queues and actors",
         c -> c.prepareStatement(sql.get("paused")),
         Rows::pause);
+  }
+
+  @Override
+  public Map<String, BoundedCount> sweepBacklog() {
+    Map<String, BoundedCount> out = new LinkedHashMap<>();
+    read(
+            "read the sweeps' backlog",
+            c -> {
+              PreparedStatement ps = c.prepareStatement(sql.get("sweep_backlog"));
+              for (int i = 1; i <= 4; i++) {
+                ps.setInt(i, SWEEP_BACKLOG_BOUND + 1);
+              }
+              return ps;
+            },
+            rs -> {
+              long eligible = rs.getLong("eligible");
+              return Map.entry(
+                  rs.getString("sweep_name"),
+                  new BoundedCount(
+                      Math.min(eligible, SWEEP_BACKLOG_BOUND), eligible > SWEEP_BACKLOG_BOUND));
+            })
+        .forEach(e -> out.put(e.getKey(), e.getValue()));
+    return out;
+  }
+
+  @Override
+  public List<ActorBacklog> actorBacklog() {
+    return read(
+        "read the actors' backlog",
+        c -> c.prepareStatement(sql.get("actor_backlog")),
+        rs ->
+            new ActorBacklog(
+                rs.getString("actor"),
+                rs.getLong("depth"),
+                Duration.ofNanos(Math.max(0, rs.getLong("oldest_us")) * 1000)));
+  }
+
+  @Override
+  public List<ReservationSlots> reservationSlots() {
+    return read(
+        "read the reservation slots",
+        c -> c.prepareStatement(sql.get("reservation_slots")),
+        rs ->
+            new ReservationSlots(
+                rs.getString("kind"),
+                rs.getString("name"),
+                rs.getLong("held"),
+                rs.getLong("capacity")));
   }
 
   @Override

@@ -71,7 +71,7 @@ final class JobPath {
   private static final long SLOT_FREE_CLAIM_DELAY_MS = 20;
 
   final InFlight inFlight = new InFlight();
-  final FencedWrites fenced = new FencedWrites();
+  final FencedWrites fenced;
   final ClaimGate admit;
   final PausedTargets paused;
   final ReservationRegistry reservations;
@@ -101,6 +101,7 @@ final class JobPath {
       WorkerFaults faults) {}
 
   JobPath(Parts p) {
+    this.fenced = new FencedWrites(GuardedJobListener.of(p.jobListener()));
     WorkerSettings settings = p.settings();
     this.capsClaimDelayMs =
         p.caps().caps().isEmpty()
@@ -178,6 +179,7 @@ final class JobPath {
         x.reclaimKeys(),
         inFlight,
         fenced,
+        GuardedJobListener.of(p.jobListener()),
         this::dueIn);
   }
 

@@ -228,6 +228,14 @@ class LeaderElectorTest {
     release.countDown();
     oldBatch.get(20, TimeUnit.SECONDS);
     assertThat(b.refresh()).isPresent();
+    // R6: b took over from a leader (its first try met one): it reports only after the handover
+    // wait, once every proof of the previous leader has lapsed; its sweeps may run meanwhile.
+    assertThat(b.isProven()).isFalse();
+    assertThat(second.signals()).isEmpty();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> b.refresh().isPresent() && b.isProven());
     assertThat(second.signals()).containsExactly("leader true");
   }
 

@@ -119,7 +119,15 @@ class MaintenanceFleetTest {
     leader.close();
     follower.sweepTick();
 
-    assertThat(follower.isLeader()).isTrue();
+    // R6: a follower that saw the lock held reports only after the handover wait (3 checks).
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              follower.sweepTick();
+              return follower.isLeader();
+            });
   }
 
   @Test
