@@ -51,13 +51,28 @@ class FrozenDatabaseProbeTest {
   @Test
   void withPostgresFrozen_readyAnswers503InBudget_gettersDoNotWait_andCloseIsBounded()
       throws Exception {
+    frozenProbesAndBoundedClose(TaskQConfig.defaults().databasePoolSize());
+  }
+
+  /**
+   * A pool smaller than what TaskQ's loops use at once (allowed, with a WARN): with the server
+   * frozen, some loop is left waiting for a connection rather than on the wire, and the close
+   * deadline must end that wait too (the pool's own acquisition timeout is 30 s).
+   */
+  @Test
+  void withPostgresFrozen_andEveryPooledConnectionStuck_closeIsStillBounded() throws Exception {
+    frozenProbesAndBoundedClose(4);
+  }
+
+  private void frozenProbesAndBoundedClose(int poolSize) throws Exception {
     TaskQMetrics metrics = new TaskQMetrics();
     TaskQ taskq =
         TaskQObservability.listen(TaskQ.builder(), metrics)
             .config(
                 TaskQConfig.builder()
-                    .schemaName("frozen_probe")
+                    .schemaName("frozen_probe_" + poolSize)
                     .databaseUrl(pg.jdbcUrl())
+                    .databasePoolSize(poolSize)
                     .pollInterval(Duration.ofMillis(100))
                     .heartbeatInterval(Duration.ofMillis(200))
                     .leasePeriod(Duration.ofSeconds(5))

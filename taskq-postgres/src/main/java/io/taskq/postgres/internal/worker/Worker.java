@@ -223,10 +223,15 @@ public final class Worker implements AutoCloseable {
 
   /**
    * Cuts the worker's own listen connection under a close stuck on a database that does not answer
-   * (R1); the pooled connections are the pool owner's to abort.
+   * (R1), and interrupts the claim and completion loops: aborting the pool's in-use connections
+   * ends the statements on the wire, but a loop still waiting to borrow a connection from a pool
+   * the stuck statements exhausted would wait out the pool's acquisition timeout (30 s). The pooled
+   * connections themselves are the pool owner's to abort.
    */
   public void abortConnections() {
     path.listener.abort();
+    dispatchThread.interrupt();
+    completeThread.interrupt();
   }
 
   private void stopClaiming() throws InterruptedException {
