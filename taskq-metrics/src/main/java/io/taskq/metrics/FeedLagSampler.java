@@ -87,24 +87,22 @@ public final class FeedLagSampler {
    * @return whether the read succeeded
    */
   public boolean sampleOnce() {
-    try {
-      ReclaimFeedLag lag = Objects.requireNonNull(source.call(), "the feed lag reading");
-      heldBack.set(lag.heldBackEvents());
-      heldBackAgeMillis.set(lag.oldestHeldBackEventAge().toMillis());
-      oldestTransactionAgeMillis.set(lag.oldestTransactionAge().toMillis());
-      last.set(lag);
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      failedReads.increment();
-      return false;
-    } catch (Exception e) {
-      failedReads.increment();
-      LOG.warn(
-          "Gauge sampler {} read failed, keeping the last values ({})",
-          sweepName,
-          e.getClass().getName());
+    ReclaimFeedLag lag =
+        SamplerRead.read(
+            () -> {
+              ReclaimFeedLag read = Objects.requireNonNull(source.call(), "the feed lag reading");
+              heldBack.set(read.heldBackEvents());
+              heldBackAgeMillis.set(read.oldestHeldBackEventAge().toMillis());
+              oldestTransactionAgeMillis.set(read.oldestTransactionAge().toMillis());
+              return read;
+            },
+            failedReads,
+            sweepName,
+            LOG);
+    if (lag == null) {
       return false;
     }
+    last.set(lag);
+    return true;
   }
 }

@@ -70,19 +70,8 @@ final class GaugeSampler<R> {
 
   /** Reads once and sets the gauges; false (and one failed read counted) when the read failed. */
   boolean sampleOnce() {
-    List<R> rows;
-    try {
-      rows = List.copyOf(source.call());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      failedReads.increment();
-      return false;
-    } catch (Exception e) {
-      failedReads.increment();
-      LOG.warn(
-          "Gauge sampler {} read failed, keeping the last values ({})",
-          sweepName,
-          e.getClass().getName());
+    List<R> rows = SamplerRead.read(() -> List.copyOf(source.call()), failedReads, sweepName, LOG);
+    if (rows == null) {
       return false;
     }
     Set<Series> seen = new HashSet<>();

@@ -69,19 +69,9 @@ public final class PauseSampler {
    * @return whether the read succeeded
    */
   public boolean sampleOnce() {
-    List<Pause> pauses;
-    try {
-      pauses = List.copyOf(source.call());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      failedReads.increment();
-      return false;
-    } catch (Exception e) {
-      failedReads.increment();
-      LOG.warn(
-          "Gauge sampler {} read failed, keeping the last values ({})",
-          sweepName,
-          e.getClass().getName());
+    List<Pause> pauses =
+        SamplerRead.read(() -> List.copyOf(source.call()), failedReads, sweepName, LOG);
+    if (pauses == null) {
       return false;
     }
     Set<PauseTarget> now = new HashSet<>();
