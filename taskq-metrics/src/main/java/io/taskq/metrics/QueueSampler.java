@@ -66,21 +66,15 @@ public final class QueueSampler {
    * @return whether the read succeeded
    */
   public boolean sampleOnce() {
-    try {
-      apply(source.read());
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      failedReads.increment();
-      return false;
-    } catch (Exception e) {
-      failedReads.increment();
-      LOG.warn(
-          "Gauge sampler {} read failed, keeping the last values ({})",
-          sweepName,
-          e.getClass().getName());
-      return false;
-    }
+    return SamplerRead.read(
+            () -> {
+              apply(source.read());
+              return Boolean.TRUE;
+            },
+            failedReads,
+            sweepName,
+            LOG)
+        != null;
   }
 
   /**

@@ -6,8 +6,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
 /**
- * The one read of the O1 samplers ({@link GaugeSampler}, {@link PauseSampler}, {@link
- * FeedLagSampler}): a failed read counts once under the sampler's {@code
+ * The one read of the samplers ({@link QueueSampler}, {@link GaugeSampler}, {@link PauseSampler},
+ * {@link FeedLagSampler}): a failed read counts once under the sampler's {@code
  * taskq.maintenance_leader.sweep_timeouts{sweep_name}} counter and logs its exception's class only
  * (a driver's message may carry a connection string); an interrupt restores the thread's flag.
  */
