@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the structure figures of the repository (see CONTRIBUTING.md, "Structure figures").
 
-Usage: python3 tools/structure-figures.py [REPOSITORY_ROOT]
+Usage: python3 tools/structure-figures.py [--list] [REPOSITORY_ROOT]
 
 Reads the Java sources as text (no build needed) and prints:
   - public types per public package (top-level public types under src/main/java);
@@ -11,6 +11,9 @@ Reads the Java sources as text (no build needed) and prints:
   - file size in lines (median, p90, max) and method size in lines (median, p90, max, share of
     methods of 20 lines or fewer) over the main sources of every module;
   - the duplicate pairs between the sweep classes (the `duplicates` command, when on PATH).
+
+With --list it also prints the offenders behind the size figures, counted exactly as the figures
+count them: every method over 20 lines (lines, file:line, name) and the 40 largest files.
 """
 
 import os
@@ -19,7 +22,9 @@ import shutil
 import subprocess
 import sys
 
-ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
+ARGS = [a for a in sys.argv[1:] if a != "--list"]
+LIST = "--list" in sys.argv[1:]
+ROOT = os.path.abspath(ARGS[0] if ARGS else ".")
 ALLOW_LIST = os.path.join(
     ROOT, "taskq-architecture", "src", "test", "resources", "internal-access.txt")
 SWEEPS = os.path.join(
@@ -91,9 +96,14 @@ def strip(text):
 
 def method_sizes(text):
     """Line counts of the methods and constructors declared in type bodies."""
+    return [size for size, _, _ in method_spans(text)]
+
+
+def method_spans(text):
+    """(lines, start line, name) of each method and constructor declared in type bodies."""
     code = strip(text)
     sizes = []
-    stack = []  # entries: (kind, start_line)
+    stack = []  # entries: (kind, start_line, name)
     header_start = 0
     line = 1
     for i, c in enumerate(code):
@@ -102,6 +112,7 @@ def method_sizes(text):
         elif c == "{":
             header = code[header_start:i]
             kind = "block"
+            name = ""
             enclosing = stack[-1][0] if stack else "file"
             flat = " ".join(header.split())
             if re.search(r"\b(class|interface|enum|record)\b", flat) or (
@@ -112,15 +123,16 @@ def method_sizes(text):
                               r"(?:throws\s+[\w.,\s]+)?$", flat)
                 if m and m.group(1) not in CONTROL:
                     kind = "method"
+                    name = m.group(1)
             leading = header[:len(header) - len(header.lstrip())]
             start = line - header.count("\n") + leading.count("\n")
-            stack.append((kind, start))
+            stack.append((kind, start, name))
             header_start = i + 1
         elif c == "}":
             if stack:
-                kind, start = stack.pop()
+                kind, start, name = stack.pop()
                 if kind == "method":
-                    sizes.append(line - start + 1)
+                    sizes.append((line - start + 1, start, name))
             header_start = i + 1
         elif c == ";":
             header_start = i + 1
@@ -157,6 +169,8 @@ def main():
     internal_types = {}  # qualified name -> module
     file_lines = []
     methods = []
+    long_methods = []  # (lines, path, start line, name)
+    sized_files = []  # (lines, path)
     sources = {}  # module -> list of (package, stripped text)
     for mod in mods:
         for scope in ("main", "test"):
@@ -169,7 +183,11 @@ def main():
                 if scope != "main":
                     continue
                 file_lines.append(text.count("\n") + (0 if text.endswith("\n") else 1))
-                methods.extend(method_sizes(text))
+                sized_files.append((file_lines[-1], os.path.relpath(path, ROOT)))
+                for size, start, name in method_spans(text):
+                    methods.append(size)
+                    if size > 20:
+                        long_methods.append((size, os.path.relpath(path, ROOT), start, name))
                 if os.path.basename(path) in ("package-info.java", "module-info.java"):
                     continue
                 for name in TYPE_DECL.findall(strip(text)):
@@ -219,6 +237,16 @@ def main():
     print(f"  methods: {len(methods)}   lines median {percentile(methods, .5):.0f}, "
           f"p90 {percentile(methods, .9):.0f}, max {max(methods)}, "
           f"<= 20 lines {100.0 * small / len(methods):.1f}%")
+
+    if LIST:
+        print()
+        print(f"== Methods over 20 lines ({len(long_methods)})")
+        for size, path, start, name in sorted(long_methods, key=lambda m: (-m[0], m[1], m[2])):
+            print(f"  {size:4}  {path}:{start}  {name}")
+        print()
+        print("== Largest files (40)")
+        for size, path in sorted(sized_files, key=lambda f: (-f[0], f[1]))[:40]:
+            print(f"  {size:4}  {path}")
 
     print()
     print("== Duplicate pairs between sweep classes")
