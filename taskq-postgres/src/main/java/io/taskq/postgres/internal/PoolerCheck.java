@@ -49,67 +49,100 @@ public final class PoolerCheck {
    */
   public static boolean check(
       TaskQConfig config, @Nullable DataSource given, boolean needsSession) {
-    TransactionPooler.Seen seen;
-    String where;
-    if (given == null) {
-      if (config.databaseUrl().isEmpty()) {
-        return false;
-      }
-      JdbcTarget pooled = OwnedPool.pooledTarget(config);
-      where = "TASKQ_DATABASE_URL (" + TransactionPooler.where(pooled) + ")";
-      try {
-        seen = TransactionPooler.probe(() -> physical(pooled, config), Runnable::run);
-      } catch (SQLException e) {
-        throw UnreachableDatabase.of(pooled.url(), e);
-      }
-    } else {
-      if (!canLendTwo(given)) {
-        LOG.debug(
-            "the application's pool has no two idle connections; no transaction-pooler probe");
-        return false;
-      }
-      where = "the application's DataSource";
-      try {
-        seen = TransactionPooler.probe(given::getConnection, Runnable::run);
-      } catch (SQLException e) {
-        LOG.debug("could not probe the application's DataSource for a transaction pooler", e);
-        return false;
-      }
-    }
-    if (!seen.pooled()) {
+    Optional<Probe> probe = given == null ? probeOwnPool(config) : probeGiven(given);
+    if (probe.isEmpty() || !probe.get().seen().pooled()) {
       return false;
     }
-    String found =
-        where
-            + " reaches PostgreSQL through a transaction-pooling proxy (such as PgBouncer with"
-            + " pool_mode=transaction): server backend "
-            + seen.sharedPid().getAsLong()
-            + " served two of its sessions, so a session does not keep its server connection"
-            + " from one transaction to the next.";
+    TransactionPooler.Seen seen = probe.get().seen();
+    String found = found(probe.get().where(), seen);
     Optional<JdbcTarget> direct = OwnedPool.directTarget(config);
     if (direct.isEmpty()) {
-      if (needsSession) {
-        String message =
-            found
-                + " The migrations' lock, the maintenance leader's lock and LISTEN (wake-ups) need"
-                + " a session of their own: set TASKQ_DATABASE_DIRECT_URL to a URL that reaches"
-                + " PostgreSQL directly, bypassing the pooler (docs/configuration.md, Transaction"
-                + " poolers)";
-        LOG.error("TaskQ refuses to start: {}", message);
-        throw new TaskQConfigException(
-            List.of(
-                new TaskQConfigException.Problem(
-                    List.of("TASKQ_DATABASE_URL", "TASKQ_DATABASE_DIRECT_URL"), message)));
-      }
-      LOG.warn(
-          "{} This process applies no migrations and runs no worker or maintenance, so it needs no"
-              + " session of its own and goes on{}",
+      goOnWithoutSession(found, given, needsSession);
+    } else {
+      refusePooledDirect(direct.get(), config);
+      LOG.info(
+          "{} Migrations, the maintenance leader's lock and LISTEN use TASKQ_DATABASE_DIRECT_URL"
+              + " ({}){}",
           found,
-          given == null ? "; TaskQ's pool uses prepareThreshold=0" : "");
-      warnPrepareThreshold(given, seen);
-      return true;
+          TransactionPooler.where(direct.get()),
+          given == null ? "; TaskQ's pool uses prepareThreshold=0 unless the URL sets it" : "");
     }
-    JdbcTarget directTarget = direct.get();
+    warnPrepareThreshold(given, seen);
+    return true;
+  }
+
+  /** What a probe saw, and the setting it probed, as the log lines name it. */
+  private record Probe(String where, TransactionPooler.Seen seen) {}
+
+  /** Probes {@code TASKQ_DATABASE_URL} when TaskQ opens its own pool; empty when there is none. */
+  private static Optional<Probe> probeOwnPool(TaskQConfig config) {
+    if (config.databaseUrl().isEmpty()) {
+      return Optional.empty();
+    }
+    JdbcTarget pooled = OwnedPool.pooledTarget(config);
+    String where = "TASKQ_DATABASE_URL (" + TransactionPooler.where(pooled) + ")";
+    try {
+      return Optional.of(
+          new Probe(where, TransactionPooler.probe(() -> physical(pooled, config), Runnable::run)));
+    } catch (SQLException e) {
+      throw UnreachableDatabase.of(pooled.url(), e);
+    }
+  }
+
+  /** Probes the application's DataSource; empty when it cannot lend two connections or fails. */
+  private static Optional<Probe> probeGiven(DataSource given) {
+    if (!canLendTwo(given)) {
+      LOG.debug("the application's pool has no two idle connections; no transaction-pooler probe");
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(
+          new Probe(
+              "the application's DataSource",
+              TransactionPooler.probe(given::getConnection, Runnable::run)));
+    } catch (SQLException e) {
+      LOG.debug("could not probe the application's DataSource for a transaction pooler", e);
+      return Optional.empty();
+    }
+  }
+
+  private static String found(String where, TransactionPooler.Seen seen) {
+    return where
+        + " reaches PostgreSQL through a transaction-pooling proxy (such as PgBouncer with"
+        + " pool_mode=transaction): server backend "
+        + seen.sharedPid().getAsLong()
+        + " served two of its sessions, so a session does not keep its server connection"
+        + " from one transaction to the next.";
+  }
+
+  /**
+   * Behind a pooler with no direct URL: refuses a process that needs a session of its own, lets one
+   * that needs none go on with a WARN.
+   */
+  private static void goOnWithoutSession(
+      String found, @Nullable DataSource given, boolean needsSession) {
+    if (needsSession) {
+      String message =
+          found
+              + " The migrations' lock, the maintenance leader's lock and LISTEN (wake-ups) need"
+              + " a session of their own: set TASKQ_DATABASE_DIRECT_URL to a URL that reaches"
+              + " PostgreSQL directly, bypassing the pooler (docs/configuration.md, Transaction"
+              + " poolers)";
+      LOG.error("TaskQ refuses to start: {}", message);
+      throw new TaskQConfigException(
+          List.of(
+              new TaskQConfigException.Problem(
+                  List.of("TASKQ_DATABASE_URL", "TASKQ_DATABASE_DIRECT_URL"), message)));
+    }
+    LOG.warn(
+        "{} This process applies no migrations and runs no worker or maintenance, so it needs no"
+            + " session of its own and goes on{}",
+        found,
+        given == null ? "; TaskQ's pool uses prepareThreshold=0" : "");
+  }
+
+  /** Refuses a {@code TASKQ_DATABASE_DIRECT_URL} that goes through a pooler itself. */
+  private static void refusePooledDirect(JdbcTarget directTarget, TaskQConfig config) {
     TransactionPooler.Seen directSeen;
     try {
       directSeen = TransactionPooler.probe(() -> physical(directTarget, config), Runnable::run);
@@ -127,14 +160,6 @@ public final class PoolerCheck {
       throw new TaskQConfigException(
           List.of(new TaskQConfigException.Problem(List.of("TASKQ_DATABASE_DIRECT_URL"), message)));
     }
-    LOG.info(
-        "{} Migrations, the maintenance leader's lock and LISTEN use TASKQ_DATABASE_DIRECT_URL"
-            + " ({}){}",
-        found,
-        TransactionPooler.where(directTarget),
-        given == null ? "; TaskQ's pool uses prepareThreshold=0 unless the URL sets it" : "");
-    warnPrepareThreshold(given, seen);
-    return true;
   }
 
   private static void warnPrepareThreshold(

@@ -2,14 +2,8 @@ package io.taskq.postgres.internal.cron;
 
 import io.taskq.EnqueueInterceptor;
 import io.taskq.JobRequest;
-import io.taskq.PayloadFactory;
-import io.taskq.RetryPolicy;
 import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
-import io.taskq.core.internal.TextBoundary;
-import io.taskq.cron.CronExpression;
-import io.taskq.cron.MisfirePolicy;
-import io.taskq.cron.ScheduledFire;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.client.EnqueueChain;
 import io.taskq.postgres.internal.client.JobInserter;
@@ -20,14 +14,10 @@ import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.function.LongSupplier;
 import javax.sql.DataSource;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,7 +63,7 @@ public final class CronTick {
   private final NamedStatements sql;
   private final NamedStatements envelope;
   private final JobInserter inserter;
-  private final PayloadFactories factories;
+  private final FirePlanner planner;
   private final CronFaults faults;
   private final long lockKey;
   private final int tickLimit;
@@ -161,7 +151,7 @@ public final class CronTick {
     this.envelope = NamedStatements.load("io/taskq/postgres/sql/sweep_batch.sql", schema);
     int timeoutSeconds = (int) Math.max(1, (deadline.toMillis() + 999) / 1000);
     this.inserter = new JobInserter(schema, maxPayloadBytes, timeoutSeconds);
-    this.factories = factories;
+    this.planner = new FirePlanner(factories, faults, inserter);
     this.faults = faults;
     this.lockKey = AdvisoryLockName.of(AdvisoryLockName.Purpose.CRON, schema).key();
     this.tickLimit = tickLimit;
@@ -184,16 +174,7 @@ public final class CronTick {
       boolean autoCommit = c.getAutoCommit();
       c.setAutoCommit(false);
       try {
-        Result result = inTransaction(c, start);
-        if (result.ran()) {
-          c.commit();
-        } else {
-          c.rollback();
-        }
-        return result;
-      } catch (SQLException | RuntimeException e) {
-        rollbackQuietly(c, e);
-        throw e;
+        return commitOrRollBack(c, start);
       } finally {
         try {
           c.setAutoCommit(autoCommit);
@@ -204,35 +185,57 @@ public final class CronTick {
     }
   }
 
+  /** Runs the tick on {@code c}; commits it when it ran, rolls it back otherwise. */
+  private Result commitOrRollBack(Connection c, long start) throws SQLException {
+    try {
+      Result result = inTransaction(c, start);
+      if (result.ran()) {
+        c.commit();
+      } else {
+        c.rollback();
+      }
+      return result;
+    } catch (SQLException | RuntimeException e) {
+      rollbackQuietly(c, e);
+      throw e;
+    }
+  }
+
   private Result inTransaction(Connection c, long start) throws SQLException {
     String previous = applyTimeout(c, start);
     if (!tryLock(c)) {
       return Result.SKIPPED;
     }
-    List<Due> due = selectDue(c);
+    List<DueSchedule> due = selectDue(c);
     if (due.isEmpty()) {
       restoreTimeout(c, previous);
       return new Result(true, 0, 0, 0, List.of(), List.of());
     }
-    List<Fired> fired = new ArrayList<>();
-    List<Failed> failed = new ArrayList<>();
-    for (Due d : due) {
-      plan(d, fired, failed);
-    }
-    long[] ids = new long[0];
-    List<JobRequest> enqueued = fired.stream().map(Fired::request).toList();
-    if (!fired.isEmpty()) {
-      applyTimeout(c, start);
-      faults.insert().check();
-      List<List<JobRequest>> inserted = new ArrayList<>(List.of(enqueued));
-      ids = insert(c, enqueued, inserted).stream().mapToLong(Long::longValue).toArray();
-      enqueued = inserted.get(0);
+    FirePlan.Tick plans = planner.planAll(due);
+    Enqueued enqueued = enqueue(c, start, plans.fired());
+    applyTimeout(c, start);
+    updateFired(c, plans.fired(), enqueued.ids());
+    List<String> disabled = updateFailed(c, plans.failed());
+    restoreTimeout(c, previous);
+    return new Result(
+        true, due.size(), plans.fired().size(), plans.failed().size(), disabled, enqueued.jobs());
+  }
+
+  /** The ids of the jobs a tick inserted, and the jobs as inserted (after the interceptors). */
+  private record Enqueued(List<Long> ids, List<JobRequest> jobs) {}
+
+  /** Inserts the planned fires, if any, within what is left of the tick's budget. */
+  private Enqueued enqueue(Connection c, long start, List<FirePlan.Fired> fired)
+      throws SQLException {
+    List<JobRequest> requests = fired.stream().map(FirePlan.Fired::request).toList();
+    if (fired.isEmpty()) {
+      return new Enqueued(List.of(), requests);
     }
     applyTimeout(c, start);
-    updateFired(c, fired, ids);
-    List<String> disabled = updateFailed(c, failed);
-    restoreTimeout(c, previous);
-    return new Result(true, due.size(), fired.size(), failed.size(), disabled, enqueued);
+    faults.insert().check();
+    List<List<JobRequest>> inserted = new ArrayList<>(List.of(requests));
+    List<Long> ids = insert(c, requests, inserted);
+    return new Enqueued(ids, inserted.get(0));
   }
 
   /**
@@ -280,178 +283,21 @@ public final class CronTick {
     }
   }
 
-  /** A due schedule as selected. */
-  private record Due(
-      String name,
-      String actor,
-      String cron,
-      String timeZone,
-      @Nullable String payload,
-      @Nullable String payloadFactory,
-      @Nullable String queue,
-      int priority,
-      int maxAttempts,
-      String retryBackoff,
-      long retryBaseMs,
-      long retryCapMs,
-      double retryJitter,
-      String misfirePolicy,
-      Instant nextFireAt,
-      @Nullable String actorQueue,
-      Instant now) {
-    /** Reads the current row of {@code select_due} (cron.sql), by column name. */
-    static Due read(ResultSet rs) throws SQLException {
-      return new Due(
-          rs.getString("name"),
-          rs.getString("actor"),
-          rs.getString("cron_expression"),
-          rs.getString("time_zone"),
-          rs.getString("payload"),
-          rs.getString("payload_factory"),
-          rs.getString("queue"),
-          rs.getInt("priority"),
-          rs.getInt("max_attempts"),
-          rs.getString("retry_backoff"),
-          rs.getLong("retry_base_ms"),
-          rs.getLong("retry_cap_ms"),
-          rs.getDouble("retry_jitter"),
-          rs.getString("misfire_policy"),
-          rs.getTimestamp("next_fire_at").toInstant(),
-          rs.getString("actor_queue"),
-          rs.getTimestamp("now").toInstant());
-    }
-  }
-
-  private record Fired(String name, Instant next, JobRequest request) {}
-
-  private record Failed(String name, @Nullable Instant next, String error) {}
-
-  private List<Due> selectDue(Connection c) throws SQLException {
-    List<Due> due = new ArrayList<>();
+  private List<DueSchedule> selectDue(Connection c) throws SQLException {
+    List<DueSchedule> due = new ArrayList<>();
     try (PreparedStatement ps = c.prepareStatement(sql.get("select_due"))) {
       ps.setInt(1, tickLimit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          due.add(Due.read(rs));
+          due.add(DueSchedule.read(rs));
         }
       }
     }
     return due;
   }
 
-  /** Plans one schedule: adds it to {@code fired} or {@code failed}, never throws for it. */
-  private void plan(Due d, List<Fired> fired, List<Failed> failed) {
-    ZoneId zone;
-    CronExpression cron;
-    Instant next;
-    Instant nextAfterNow;
-    try {
-      zone = ZoneId.of(d.timeZone());
-      cron = CronExpression.parse(d.cron());
-      Instant late = d.nextFireAt().isAfter(d.now()) ? d.nextFireAt() : d.now();
-      nextAfterNow = cron.nextAfter(late, zone);
-      next =
-          MisfirePolicy.fromDbValue(d.misfirePolicy()) == MisfirePolicy.FIRE_ALL
-              ? cron.nextAfter(d.nextFireAt(), zone)
-              : nextAfterNow;
-    } catch (RuntimeException e) {
-      failed.add(new Failed(d.name(), null, text("no next fire time: " + describe(e))));
-      return;
-    }
-    if (d.actorQueue() == null) {
-      failed.add(
-          new Failed(
-              d.name(),
-              nextAfterNow,
-              text(
-                  "no actor_config row for actor '"
-                      + d.actor()
-                      + "': no worker has registered it (or it was deregistered)")));
-      return;
-    }
-    ScheduledFire fire = new ScheduledFire(d.name(), d.actor(), d.nextFireAt(), zone);
-    String payload;
-    try {
-      payload = payload(d, fire);
-    } catch (Exception e) {
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
-      failed.add(new Failed(d.name(), nextAfterNow, text(describe(e))));
-      return;
-    }
-    try {
-      JobRequest request =
-          JobRequest.builder(d.actor())
-              .payloadJson(payload)
-              .queue(d.queue() != null ? d.queue() : d.actorQueue())
-              .priority(d.priority())
-              .retryPolicy(
-                  RetryPolicy.of(
-                      RetryPolicy.Backoff.valueOf(d.retryBackoff().toUpperCase(Locale.ROOT)),
-                      Duration.ofMillis(d.retryBaseMs()),
-                      Duration.ofMillis(d.retryCapMs()),
-                      d.retryJitter(),
-                      d.maxAttempts()))
-              .labels(Map.of(SCHEDULE_LABEL, d.name(), FIRE_AT_LABEL, d.nextFireAt().toString()))
-              .build();
-      inserter.validate(List.of(request));
-      fired.add(new Fired(d.name(), next, request));
-    } catch (IllegalArgumentException e) {
-      failed.add(new Failed(d.name(), nextAfterNow, text("bad job: " + describe(e))));
-    }
-  }
-
-  private String payload(Due d, ScheduledFire fire) throws Exception {
-    faults.plan().check();
-    String factoryName = d.payloadFactory();
-    if (factoryName == null) {
-      return d.payload() != null ? d.payload() : "{}";
-    }
-    PayloadFactory factory = factories.get(factoryName);
-    if (factory == null) {
-      throw new IllegalStateException(
-          "no payload factory named '"
-              + factoryName
-              + "' is registered in this process (registered: "
-              + factories.names()
-              + ")");
-    }
-    String json;
-    try {
-      json = factory.payloadJson(fire);
-    } catch (Exception e) {
-      throw new FactoryException(factoryName, e);
-    }
-    if (json == null) {
-      throw new IllegalStateException("payload factory '" + factoryName + "' returned null");
-    }
-    return json;
-  }
-
-  /** Wraps a factory's exception so the stored error names the factory. */
-  private static final class FactoryException extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    FactoryException(String factory, Exception cause) {
-      super("payload factory '" + factory + "' threw " + describe(cause), cause);
-    }
-  }
-
-  private static String describe(Exception e) {
-    if (e instanceof FactoryException) {
-      return String.valueOf(TextBoundary.errorMessage(e));
-    }
-    String message = TextBoundary.errorMessage(e);
-    return e.getClass().getName() + (message == null ? "" : ": " + message);
-  }
-
-  /** Derived text, sanitised (NULs escaped) and bounded before it reaches the batched UPDATE. */
-  private static String text(String error) {
-    return TextBoundary.bounded(TextBoundary.escapeNul(error), TextBoundary.MAX_MESSAGE_CHARS);
-  }
-
-  private void updateFired(Connection c, List<Fired> fired, long[] ids) throws SQLException {
+  private void updateFired(Connection c, List<FirePlan.Fired> fired, List<Long> ids)
+      throws SQLException {
     if (fired.isEmpty()) {
       return;
     }
@@ -461,7 +307,7 @@ public final class CronTick {
     for (int i = 0; i < fired.size(); i++) {
       names[i] = fired.get(i).name();
       next[i] = fired.get(i).next().toString();
-      jobIds[i] = ids[i];
+      jobIds[i] = ids.get(i);
     }
     try (PreparedStatement ps = c.prepareStatement(sql.get("update_fired"))) {
       ps.setArray(1, c.createArrayOf("text", names));
@@ -471,39 +317,52 @@ public final class CronTick {
     }
   }
 
-  private List<String> updateFailed(Connection c, List<Failed> failed) throws SQLException {
+  /** Stores each failure on its schedule; returns the schedules this disabled (auto-disable). */
+  private List<String> updateFailed(Connection c, List<FirePlan.Failed> failed)
+      throws SQLException {
     if (failed.isEmpty()) {
       return List.of();
     }
+    try (PreparedStatement ps = c.prepareStatement(sql.get("update_failed"))) {
+      ps.setInt(1, autoDisableThreshold);
+      ps.setInt(2, autoDisableThreshold);
+      bindFailures(c, ps, failed);
+      try (ResultSet rs = ps.executeQuery()) {
+        return disabled(rs);
+      }
+    }
+  }
+
+  /** Binds the failed schedules' names, next fire times and errors, logging each failure. */
+  private void bindFailures(Connection c, PreparedStatement ps, List<FirePlan.Failed> failed)
+      throws SQLException {
     String[] names = new String[failed.size()];
     String[] next = new String[failed.size()];
     String[] errors = new String[failed.size()];
     for (int i = 0; i < failed.size(); i++) {
-      Failed f = failed.get(i);
+      FirePlan.Failed f = failed.get(i);
       names[i] = f.name();
       Instant n = f.next();
       next[i] = n == null ? null : n.toString();
       errors[i] = f.error();
       LOG.warn("cron schedule '{}' of schema {} failed to fire: {}", f.name(), schema, f.error());
     }
+    ps.setArray(3, c.createArrayOf("text", names));
+    ps.setArray(4, c.createArrayOf("text", next));
+    ps.setArray(5, c.createArrayOf("text", errors));
+  }
+
+  /** The schedules {@code update_failed} left disabled, each logged. */
+  private List<String> disabled(ResultSet rs) throws SQLException {
     List<String> disabled = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(sql.get("update_failed"))) {
-      ps.setInt(1, autoDisableThreshold);
-      ps.setInt(2, autoDisableThreshold);
-      ps.setArray(3, c.createArrayOf("text", names));
-      ps.setArray(4, c.createArrayOf("text", next));
-      ps.setArray(5, c.createArrayOf("text", errors));
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          if (!rs.getBoolean("enabled")) {
-            disabled.add(rs.getString("name"));
-            LOG.warn(
-                "cron schedule '{}' of schema {} disabled after {} failed fires in a row",
-                rs.getString("name"),
-                schema,
-                rs.getInt("consecutive_failures"));
-          }
-        }
+    while (rs.next()) {
+      if (!rs.getBoolean("enabled")) {
+        disabled.add(rs.getString("name"));
+        LOG.warn(
+            "cron schedule '{}' of schema {} disabled after {} failed fires in a row",
+            rs.getString("name"),
+            schema,
+            rs.getInt("consecutive_failures"));
       }
     }
     return disabled;

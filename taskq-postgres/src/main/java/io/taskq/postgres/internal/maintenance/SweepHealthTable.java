@@ -6,7 +6,6 @@ import io.taskq.postgres.internal.leader.Leadership;
 import io.taskq.spi.MaintenanceHealth;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -82,29 +81,93 @@ final class SweepHealthTable {
     if (sweeps.isEmpty()) {
       return;
     }
+    Columns columns = columns(sweeps);
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setQueryTimeout(timeoutSeconds);
+      ps.setString(1, leader());
+      ps.setInt(2, term.backendPid());
+      ps.setLong(3, loopPeriod.toMillis());
+      columns.bind(c, ps, 4);
+      ps.executeUpdate();
+      if (failing) {
+        failing = false;
+        LOG.info("the sweep health of {} sweeps is written again", sweeps.size());
+      }
+    } catch (SQLException | RuntimeException e) {
+      logFailure(e);
+    }
+  }
+
+  /** The rows of {@code sweeps} as the statement's array binds, with each one's stall verdict. */
+  private Columns columns(List<SweepRunner> sweeps) {
     Map<String, MaintenanceHealth.SweepState> states =
         health.report().sweeps().stream()
             .collect(Collectors.toMap(MaintenanceHealth.SweepState::name, s -> s, (a, b) -> a));
-    int n = sweeps.size();
-    String[] names = new String[n];
-    String[] ids = new String[n];
-    String[] tiers = new String[n];
-    Integer[] sizes = new Integer[n];
-    Integer[] configured = new Integer[n];
-    Long[] runAges = new Long[n];
-    Long[] successAges = new Long[n];
-    Long[] errorAges = new Long[n];
-    String[] errorClasses = new String[n];
-    String[] errorMessages = new String[n];
-    Integer[] failures = new Integer[n];
-    Boolean[] stalled = new Boolean[n];
-    String[] reasons = new String[n];
-    Long[] expected = new Long[n];
+    Columns columns = new Columns(sweeps.size());
     Instant now = clock.instant();
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < sweeps.size(); i++) {
       Row row = sweeps.get(i).health();
       MaintenanceHealth.SweepState state = states.get(row.name());
-      String reason = state == null ? null : state.stallReason();
+      columns.set(
+          i,
+          row,
+          now,
+          state == null ? null : state.stallReason(),
+          health.expectedPeriod(row.name()));
+    }
+    return columns;
+  }
+
+  private void logFailure(Exception e) {
+    if (!failing) {
+      failing = true;
+      LOG.warn(
+          "could not write the sweep health (sweep_health); the sweeps go on, readers see the"
+              + " rows age: {} (SQLSTATE {})",
+          errorMessage(e),
+          e instanceof SQLException s ? s.getSQLState() : "none");
+    } else {
+      LOG.debug("could not write the sweep health", e);
+    }
+  }
+
+  /** One array per column of the upsert, a sweep per index, bound in the statement's order. */
+  private static final class Columns {
+    final String[] names;
+    final String[] ids;
+    final String[] tiers;
+    final Integer[] sizes;
+    final Integer[] configured;
+    final Long[] runAges;
+    final Long[] successAges;
+    final Long[] errorAges;
+    final String[] errorClasses;
+    final String[] errorMessages;
+    final Integer[] failures;
+    final Boolean[] stalled;
+    final String[] reasons;
+    final Long[] expected;
+
+    Columns(int n) {
+      names = new String[n];
+      ids = new String[n];
+      tiers = new String[n];
+      sizes = new Integer[n];
+      configured = new Integer[n];
+      runAges = new Long[n];
+      successAges = new Long[n];
+      errorAges = new Long[n];
+      errorClasses = new String[n];
+      errorMessages = new String[n];
+      failures = new Integer[n];
+      stalled = new Boolean[n];
+      reasons = new String[n];
+      expected = new Long[n];
+    }
+
+    /** Fills index {@code i} from {@code row}; a null {@code reason} means not stalled. */
+    void set(int i, Row row, Instant now, @Nullable String reason, Duration expectedPeriod) {
       names[i] = row.name();
       ids[i] = CATALOG_IDS.get(row.name());
       tiers[i] = row.tier();
@@ -118,15 +181,12 @@ final class SweepHealthTable {
       failures[i] = row.consecutiveFailures();
       stalled[i] = reason != null;
       reasons[i] = reason;
-      expected[i] = health.expectedPeriod(row.name()).toMillis();
+      expected[i] = expectedPeriod.toMillis();
     }
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setQueryTimeout(timeoutSeconds);
-      int p = 1;
-      ps.setString(p++, leader());
-      ps.setInt(p++, term.backendPid());
-      ps.setLong(p++, loopPeriod.toMillis());
+
+    /** Binds the arrays from parameter {@code first} on. */
+    void bind(Connection c, PreparedStatement ps, int first) throws SQLException {
+      int p = first;
       ps.setArray(p++, c.createArrayOf("text", names));
       ps.setArray(p++, c.createArrayOf("text", ids));
       ps.setArray(p++, c.createArrayOf("text", tiers));
@@ -138,26 +198,9 @@ final class SweepHealthTable {
       ps.setArray(p++, c.createArrayOf("text", errorClasses));
       ps.setArray(p++, c.createArrayOf("text", errorMessages));
       ps.setArray(p++, c.createArrayOf("int4", failures));
-      Array flags = c.createArrayOf("bool", stalled);
-      ps.setArray(p++, flags);
+      ps.setArray(p++, c.createArrayOf("bool", stalled));
       ps.setArray(p++, c.createArrayOf("text", reasons));
       ps.setArray(p, c.createArrayOf("int8", expected));
-      ps.executeUpdate();
-      if (failing) {
-        failing = false;
-        LOG.info("the sweep health of {} sweeps is written again", n);
-      }
-    } catch (SQLException | RuntimeException e) {
-      if (!failing) {
-        failing = true;
-        LOG.warn(
-            "could not write the sweep health (sweep_health); the sweeps go on, readers see the"
-                + " rows age: {} (SQLSTATE {})",
-            errorMessage(e),
-            e instanceof SQLException s ? s.getSQLState() : "none");
-      } else {
-        LOG.debug("could not write the sweep health", e);
-      }
     }
   }
 
