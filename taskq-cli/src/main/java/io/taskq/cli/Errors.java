@@ -17,25 +17,33 @@ final class Errors {
     }
     String state = sqlState(t);
     if (unreachable(t, state)) {
-      return new CliException(
-          ExitCodes.UNREACHABLE,
-          "cannot reach the database at TASKQ_DATABASE_URL="
-              + redact(databaseUrl)
-              + ": "
-              + rootMessage(t),
-          t);
+      return unreachableError(t, databaseUrl);
     }
     if ("42P01".equals(state) || "3F000".equals(state)) {
-      return new CliException(
-          ExitCodes.SCHEMA_NOT_CURRENT,
-          "schema '"
-              + schema
-              + "' has no TaskQ tables, or is behind this TaskQ: run `taskq migrate` ("
-              + rootMessage(t)
-              + ")",
-          t);
+      return schemaNotCurrent(t, schema);
     }
     return new CliException(ExitCodes.FAILED, String.valueOf(t.getMessage()), t);
+  }
+
+  private static CliException unreachableError(Throwable t, @Nullable String databaseUrl) {
+    return new CliException(
+        ExitCodes.UNREACHABLE,
+        "cannot reach the database at TASKQ_DATABASE_URL="
+            + redact(databaseUrl)
+            + ": "
+            + rootMessage(t),
+        t);
+  }
+
+  private static CliException schemaNotCurrent(Throwable t, String schema) {
+    return new CliException(
+        ExitCodes.SCHEMA_NOT_CURRENT,
+        "schema '"
+            + schema
+            + "' has no TaskQ tables, or is behind this TaskQ: run `taskq migrate` ("
+            + rootMessage(t)
+            + ")",
+        t);
   }
 
   private static boolean unreachable(Throwable t, @Nullable String state) {

@@ -77,13 +77,7 @@ final class FilterOptions {
     b.actors(actors.toArray(new String[0]));
     b.queues(queues.toArray(new String[0]));
     b.errorClasses(errorClasses.toArray(new String[0]));
-    for (String label : labels) {
-      int eq = label.indexOf('=');
-      if (eq < 1) {
-        throw new IllegalArgumentException("--label must be KEY=VALUE, got '" + label + "'");
-      }
-      b.label(label.substring(0, eq), label.substring(eq + 1));
-    }
+    addLabels(b);
     if (createdAfter != null || createdBefore != null) {
       b.createdBetween(
           createdAfter == null ? null : Durations.instant("--created-after", createdAfter),
@@ -98,5 +92,15 @@ final class FilterOptions {
       b.includeArchived();
     }
     return b.build();
+  }
+
+  private void addLabels(JobFilter.Builder b) {
+    for (String label : labels) {
+      int eq = label.indexOf('=');
+      if (eq < 1) {
+        throw new IllegalArgumentException("--label must be KEY=VALUE, got '" + label + "'");
+      }
+      b.label(label.substring(0, eq), label.substring(eq + 1));
+    }
   }
 }

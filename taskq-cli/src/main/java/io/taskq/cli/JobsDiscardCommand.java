@@ -57,20 +57,29 @@ final class JobsDiscardCommand extends BaseCommand {
       DiscardResult r = ops.discard(id, reason, who);
       missing += r.outcome() == DiscardResult.Outcome.NOT_FOUND ? 1 : 0;
       refused += r.discarded() || r.outcome() == DiscardResult.Outcome.NOT_FOUND ? 0 : 1;
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("id", id);
-      m.put("outcome", r.outcome().name().toLowerCase(Locale.ROOT));
-      m.put("status", r.status() == null ? null : r.status().dbValue());
-      m.put("message", r.message());
-      results.add(m);
-      if (!json()) {
-        (r.discarded() ? session.out : session.err)
-            .println(r.discarded() ? r.message() : "taskq: " + r.message());
-      }
+      results.add(json(id, r));
+      printLine(r);
     }
     if (json()) {
       printJson(results);
     }
     return missing > 0 ? ExitCodes.NOT_FOUND : refused > 0 ? ExitCodes.REFUSED : ExitCodes.OK;
+  }
+
+  /** Without --json: a discarded job's line on stdout, a refusal's on stderr. */
+  private void printLine(DiscardResult r) {
+    if (!json()) {
+      (r.discarded() ? session.out : session.err)
+          .println(r.discarded() ? r.message() : "taskq: " + r.message());
+    }
+  }
+
+  private static Map<String, Object> json(long id, DiscardResult r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", id);
+    m.put("outcome", r.outcome().name().toLowerCase(Locale.ROOT));
+    m.put("status", r.status() == null ? null : r.status().dbValue());
+    m.put("message", r.message());
+    return m;
   }
 }

@@ -50,6 +50,15 @@ final class JobsListCommand extends BaseCommand {
       printJson(m);
       return ExitCodes.OK;
     }
+    table(page).print(session.out);
+    session.out.println(
+        page.jobs().size()
+            + " jobs"
+            + (page.hasMore() ? "; next page: --cursor " + page.nextCursor().getAsLong() : ""));
+    return ExitCodes.OK;
+  }
+
+  private static Table table(JobPage page) {
     Table t = new Table("ID", "ACTOR", "QUEUE", "STATUS", "ATTEMPT", "AGE", "ERROR");
     Instant now = Instant.now();
     for (JobSummary j : page.jobs()) {
@@ -62,11 +71,6 @@ final class JobsListCommand extends BaseCommand {
           Durations.human(Duration.between(j.createdAt(), now)),
           j.errorClass() == null ? "" : j.errorClass() + ": " + j.errorMessage());
     }
-    t.print(session.out);
-    session.out.println(
-        page.jobs().size()
-            + " jobs"
-            + (page.hasMore() ? "; next page: --cursor " + page.nextCursor().getAsLong() : ""));
-    return ExitCodes.OK;
+    return t;
   }
 }

@@ -66,6 +66,11 @@ final class JobsRetryCommand extends BaseCommand {
     RetryWhereResult r =
         ops.retryWhere(filter, who(), p -> progress.batch(p.batches(), p.retried()));
     progress.done();
+    report(r);
+    return ExitCodes.OK;
+  }
+
+  private void report(RetryWhereResult r) {
     if (json()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("retried", r.retried());
@@ -76,7 +81,6 @@ final class JobsRetryCommand extends BaseCommand {
       session.out.println(
           "retried " + r.retried() + " jobs in " + r.batches() + " batches, " + r.elapsed());
     }
-    return ExitCodes.OK;
   }
 
   private String who() {
@@ -91,24 +95,32 @@ final class JobsRetryCommand extends BaseCommand {
     for (long id : ids) {
       RetryResult r = ops.retry(id, runAt, who);
       missing += r.outcome() == RetryResult.Outcome.NOT_FOUND ? 1 : 0;
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("id", id);
-      m.put("outcome", r.outcome().name().toLowerCase(java.util.Locale.ROOT));
-      m.put("status", r.status() == null ? null : r.status().dbValue());
-      m.put("run_at", r.runAt());
+      Map<String, Object> m = json(id, r);
       results.add(m);
       if (!json()) {
-        session.out.println(
-            "job "
-                + id
-                + ": "
-                + m.get("outcome")
-                + (r.status() == null ? "" : " (" + m.get("status") + ")"));
+        session.out.println(line(id, m, r));
       }
     }
     if (json()) {
       printJson(results);
     }
     return missing > 0 ? ExitCodes.NOT_FOUND : ExitCodes.OK;
+  }
+
+  private static String line(long id, Map<String, Object> m, RetryResult r) {
+    return "job "
+        + id
+        + ": "
+        + m.get("outcome")
+        + (r.status() == null ? "" : " (" + m.get("status") + ")");
+  }
+
+  private static Map<String, Object> json(long id, RetryResult r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", id);
+    m.put("outcome", r.outcome().name().toLowerCase(java.util.Locale.ROOT));
+    m.put("status", r.status() == null ? null : r.status().dbValue());
+    m.put("run_at", r.runAt());
+    return m;
   }
 }

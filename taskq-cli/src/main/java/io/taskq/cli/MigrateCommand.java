@@ -90,6 +90,11 @@ final class MigrateCommand extends BaseCommand {
             + " of "
             + status.latestVersion()
             + (status.isCurrent() ? " (current)" : " (" + status.pending().size() + " pending)"));
+    appliedTable(status).print(session.out);
+    status.pending().forEach(p -> session.out.println("pending  " + p));
+  }
+
+  private static Table appliedTable(SchemaStatus status) {
     Table t = new Table("VERSION", "NAME", "APPLIED AT", "CHECKSUM", "MATCHES");
     for (AppliedMigration m : status.applied()) {
       t.row(
@@ -99,8 +104,7 @@ final class MigrateCommand extends BaseCommand {
           m.checksum().substring(0, 12),
           m.checksumMatches() ? "yes" : "NO");
     }
-    t.print(session.out);
-    status.pending().forEach(p -> session.out.println("pending  " + p));
+    return t;
   }
 
   private static Map<String, Object> json(SchemaStatus status) {
@@ -109,21 +113,18 @@ final class MigrateCommand extends BaseCommand {
     m.put("current_version", status.currentVersion());
     m.put("latest_version", status.latestVersion());
     m.put("current", status.isCurrent());
-    m.put(
-        "applied",
-        status.applied().stream()
-            .map(
-                a -> {
-                  Map<String, Object> row = new LinkedHashMap<>();
-                  row.put("version", a.version());
-                  row.put("name", a.name());
-                  row.put("checksum", a.checksum());
-                  row.put("applied_at", a.appliedAt());
-                  row.put("checksum_matches", a.checksumMatches());
-                  return row;
-                })
-            .toList());
+    m.put("applied", status.applied().stream().map(MigrateCommand::json).toList());
     m.put("pending", status.pending());
     return m;
+  }
+
+  private static Map<String, Object> json(AppliedMigration a) {
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put("version", a.version());
+    row.put("name", a.name());
+    row.put("checksum", a.checksum());
+    row.put("applied_at", a.appliedAt());
+    row.put("checksum_matches", a.checksumMatches());
+    return row;
   }
 }
