@@ -38,30 +38,34 @@ final class ActorsPage {
     Inventory.Paused paused = ctx.inventory().paused();
     List<Map<String, Object>> rows = new ArrayList<>();
     for (ActorInfo a : actors.value()) {
-      Map<String, Object> r = new LinkedHashMap<>();
-      r.put("name", a.name());
-      r.put("param", Format.queryValue(a.name()));
-      r.put("queue", a.queue());
-      r.put("queueParam", Format.queryValue(a.queue()));
-      r.put("hasQueue", !a.queue().isEmpty());
-      r.put("registered", a.registered());
-      r.put("running", Format.count(a.count(JobStatus.RUNNING)));
-      r.put("pending", Format.count(a.count(JobStatus.PENDING)));
-      r.put("scheduled", Format.count(a.count(JobStatus.SCHEDULED)));
-      long failed = failures.getOrDefault(a.name(), 0L);
-      r.put("failures", Format.count(failed));
-      r.put("failing", failed > 0);
-      boolean actorPaused = paused.actor(a.name());
-      r.put("paused", actorPaused);
-      boolean queuePaused =
-          a.queue().isEmpty() ? paused.queues().contains(PauseTarget.ALL) : paused.queue(a.queue());
-      r.put("queuePaused", !actorPaused && queuePaused);
-      rows.add(r);
+      rows.add(row(a, failures.getOrDefault(a.name(), 0L), paused));
     }
     Map<String, Object> scope = ctx.scope(visit, "actors", "Actors");
     scope.put("actors", rows);
     scope.put("countsAt", Format.instant(actors.readAt()));
     scope.put("none", rows.isEmpty());
     return ctx.page("actors", scope);
+  }
+
+  /** One actor's row; {@code failed}: its jobs that failed or crashed in the last hour. */
+  private static Map<String, Object> row(ActorInfo a, long failed, Inventory.Paused paused) {
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("name", a.name());
+    r.put("param", Format.queryValue(a.name()));
+    r.put("queue", a.queue());
+    r.put("queueParam", Format.queryValue(a.queue()));
+    r.put("hasQueue", !a.queue().isEmpty());
+    r.put("registered", a.registered());
+    r.put("running", Format.count(a.count(JobStatus.RUNNING)));
+    r.put("pending", Format.count(a.count(JobStatus.PENDING)));
+    r.put("scheduled", Format.count(a.count(JobStatus.SCHEDULED)));
+    r.put("failures", Format.count(failed));
+    r.put("failing", failed > 0);
+    boolean actorPaused = paused.actor(a.name());
+    r.put("paused", actorPaused);
+    boolean queuePaused =
+        a.queue().isEmpty() ? paused.queues().contains(PauseTarget.ALL) : paused.queue(a.queue());
+    r.put("queuePaused", !actorPaused && queuePaused);
+    return r;
   }
 }

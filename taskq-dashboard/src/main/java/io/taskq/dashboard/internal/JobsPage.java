@@ -37,10 +37,7 @@ final class JobsPage {
     JobPage page;
     try {
       search = JobSearch.from(visit.request());
-      page =
-          search.before().isPresent()
-              ? ctx.taskq().operations().search(search.filter(), PAGE_SIZE, search.before().get())
-              : ctx.taskq().operations().search(search.filter(), PAGE_SIZE);
+      page = search(search);
     } catch (JobSearch.BadQuery | IllegalArgumentException e) {
       return ctx.notice(visit, 400, "Jobs", String.valueOf(e.getMessage()));
     }
@@ -48,6 +45,18 @@ final class JobsPage {
     scope.put("f", search.fields());
     scope.put("jobs", rows(page));
     scope.put("none", page.jobs().isEmpty());
+    putLinks(scope, search, page);
+    return ctx.page("jobs", scope);
+  }
+
+  private JobPage search(JobSearch search) {
+    return search.before().isPresent()
+        ? ctx.taskq().operations().search(search.filter(), PAGE_SIZE, search.before().get())
+        : ctx.taskq().operations().search(search.filter(), PAGE_SIZE);
+  }
+
+  /** The page's links: the next page, the first page, and bulk retry / cancel of the filter. */
+  private void putLinks(Map<String, Object> scope, JobSearch search, JobPage page) {
     String query = search.query();
     page.nextCursor()
         .ifPresent(
@@ -69,7 +78,6 @@ final class JobsPage {
     if (search.before().isPresent()) {
       scope.put("first", ctx.link("/jobs" + (query.isEmpty() ? "" : "?" + query)));
     }
-    return ctx.page("jobs", scope);
   }
 
   private static List<Map<String, Object>> rows(JobPage page) {

@@ -12,47 +12,73 @@ public final class PrettyJson {
   public static String indent(String json) {
     StringBuilder out = new StringBuilder(json.length() + json.length() / 4);
     int depth = 0;
-    boolean inString = false;
     for (int i = 0; i < json.length(); i++) {
-      char c = json.charAt(i);
-      if (inString) {
-        out.append(c);
-        if (c == '\\' && i + 1 < json.length()) {
-          out.append(json.charAt(++i));
-        } else if (c == '"') {
-          inString = false;
-        }
-        continue;
-      }
-      switch (c) {
-        case '"' -> {
-          inString = true;
-          out.append(c);
-        }
-        case '{', '[' -> {
-          out.append(c);
-          depth++;
-          if (!closesNext(json, i)) {
-            newline(out, depth);
-          }
-        }
-        case '}', ']' -> {
-          depth = Math.max(0, depth - 1);
-          if (!opensBefore(out)) {
-            newline(out, depth);
-          }
-          out.append(c);
-        }
-        case ',' -> {
-          out.append(c);
-          newline(out, depth);
-        }
-        case ':' -> out.append(": ");
-        case ' ', '\n', '\r', '\t' -> {}
-        default -> out.append(c);
+      if (json.charAt(i) == '"') {
+        i = copyString(json, i, out);
+      } else {
+        depth = structural(json, i, depth, out);
       }
     }
     return out.toString();
+  }
+
+  /**
+   * Copies the string that opens at {@code start} as it is, escapes included; returns the index of
+   * its closing quote, or the end of the text when it has none.
+   */
+  private static int copyString(String json, int start, StringBuilder out) {
+    out.append('"');
+    int i = start + 1;
+    for (; i < json.length(); i++) {
+      char c = json.charAt(i);
+      out.append(c);
+      if (c == '\\' && i + 1 < json.length()) {
+        out.append(json.charAt(++i));
+      } else if (c == '"') {
+        return i;
+      }
+    }
+    return i;
+  }
+
+  /** Writes the character at {@code i}, outside any string; returns the depth after it. */
+  private static int structural(String json, int i, int depth, StringBuilder out) {
+    char c = json.charAt(i);
+    return switch (c) {
+      case '{', '[' -> open(json, i, depth, out);
+      case '}', ']' -> close(c, depth, out);
+      case ',' -> {
+        out.append(c);
+        newline(out, depth);
+        yield depth;
+      }
+      case ':' -> {
+        out.append(": ");
+        yield depth;
+      }
+      case ' ', '\n', '\r', '\t' -> depth;
+      default -> {
+        out.append(c);
+        yield depth;
+      }
+    };
+  }
+
+  private static int open(String json, int i, int depth, StringBuilder out) {
+    out.append(json.charAt(i));
+    if (!closesNext(json, i)) {
+      newline(out, depth + 1);
+    }
+    return depth + 1;
+  }
+
+  private static int close(char c, int depth, StringBuilder out) {
+    int outer = Math.max(0, depth - 1);
+    if (!opensBefore(out)) {
+      newline(out, outer);
+    }
+    out.append(c);
+    return outer;
   }
 
   private static boolean closesNext(String json, int i) {
