@@ -66,48 +66,67 @@ public final class DashboardRenderBenchmark {
           "  %d jobs made, vacuumed and analysed in %.1f s%n",
           jobs,
           (System.nanoTime() - started) / 1e9);
-      TaskQConfig config = TaskQConfig.builder().schemaName(SCHEMA).build();
-      try (TaskQ taskq = TaskQ.builder(db.pool).config(config).migrate(false).build();
-          DashboardServer server =
-              DashboardServer.start(
-                  Dashboard.create(taskq, DashboardSettings.builder().token(TOKEN).build()),
-                  "127.0.0.1",
-                  0)) {
-        Browser browser = new Browser(server.uri());
-        browser.signIn();
-        Map<String, String> pages = pages(browser);
-        System.out.printf(Locale.ROOT, "  %-52s %10s %10s %8s%n", "page", "p50", "p99", "bytes");
-        for (Map.Entry<String, String> page : pages.entrySet()) {
-          for (int i = 0; i < 3; i++) {
-            browser.get(page.getValue()); // warm-up: plans cached, classes loaded
-          }
-          long[] nanos = new long[renders];
-          int bytes = 0;
-          for (int i = 0; i < renders; i++) {
-            long t = System.nanoTime();
-            bytes = browser.get(page.getValue()).length();
-            nanos[i] = System.nanoTime() - t;
-          }
-          Arrays.sort(nanos);
-          double p50 = nanos[nanos.length / 2] / 1e6;
-          double p99 =
-              nanos[Math.min(nanos.length - 1, (int) Math.ceil(nanos.length * 0.99) - 1)] / 1e6;
-          System.out.printf(
-              Locale.ROOT,
-              "  %-52s %7.1f ms %7.1f ms %8d%s%n",
-              page.getKey(),
-              p50,
-              p99,
-              bytes,
-              p99 < 200 ? "" : "   OVER 200 ms");
-        }
-        System.out.println(
-            "  The readings behind overview, queues and actors (off the request path, at most one"
-                + " per 5 s while someone looks):");
-        reading("operations().queues()", renders, () -> taskq.operations().queues().size());
-        reading("operations().actors()", renders, () -> taskq.operations().actors().size());
-      }
+      render(db, renders);
     }
+  }
+
+  /** Times every page on a dashboard over {@code db}, then the readings behind the counts. */
+  private static void render(BenchDatabase db, int renders) throws Exception {
+    TaskQConfig config = TaskQConfig.builder().schemaName(SCHEMA).build();
+    try (TaskQ taskq = TaskQ.builder(db.pool).config(config).migrate(false).build();
+        DashboardServer server =
+            DashboardServer.start(
+                Dashboard.create(taskq, DashboardSettings.builder().token(TOKEN).build()),
+                "127.0.0.1",
+                0)) {
+      Browser browser = new Browser(server.uri());
+      browser.signIn();
+      Map<String, String> pages = pages(browser);
+      System.out.printf(Locale.ROOT, "  %-52s %10s %10s %8s%n", "page", "p50", "p99", "bytes");
+      for (Map.Entry<String, String> page : pages.entrySet()) {
+        timePage(browser, page.getKey(), page.getValue(), renders);
+      }
+      readings(taskq, renders);
+    }
+  }
+
+  private static void readings(TaskQ taskq, int renders) {
+    System.out.println(
+        "  The readings behind overview, queues and actors (off the request path, at most one"
+            + " per 5 s while someone looks):");
+    reading("operations().queues()", renders, () -> taskq.operations().queues().size());
+    reading("operations().actors()", renders, () -> taskq.operations().actors().size());
+  }
+
+  /** Renders {@code route} {@code renders} times after a warm-up; prints its p50, p99 and size. */
+  private static void timePage(Browser browser, String name, String route, int renders)
+      throws Exception {
+    for (int i = 0; i < 3; i++) {
+      browser.get(route); // warm-up: plans cached, classes loaded
+    }
+    long[] nanos = new long[renders];
+    int bytes = 0;
+    for (int i = 0; i < renders; i++) {
+      long t = System.nanoTime();
+      bytes = browser.get(route).length();
+      nanos[i] = System.nanoTime() - t;
+    }
+    printTimes(name, nanos, bytes);
+  }
+
+  /** Prints a page's p50 and p99 render time of {@code nanos}, and its size. */
+  private static void printTimes(String name, long[] nanos, int bytes) {
+    Arrays.sort(nanos);
+    double p50 = nanos[nanos.length / 2] / 1e6;
+    double p99 = nanos[Math.min(nanos.length - 1, (int) Math.ceil(nanos.length * 0.99) - 1)] / 1e6;
+    System.out.printf(
+        Locale.ROOT,
+        "  %-52s %7.1f ms %7.1f ms %8d%s%n",
+        name,
+        p50,
+        p99,
+        bytes,
+        p99 < 200 ? "" : "   OVER 200 ms");
   }
 
   private static void reading(String name, int runs, java.util.function.IntSupplier read) {

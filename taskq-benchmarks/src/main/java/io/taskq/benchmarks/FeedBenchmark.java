@@ -114,18 +114,29 @@ final class FeedBenchmark {
     AtomicLong expected = new AtomicLong();
     try (ReclaimWatch watch =
         feed.watchReclaims(tail, e -> receivedAt.put(e.eventId(), System.nanoTime()))) {
-      List<Future<?>> running = new ArrayList<>();
-      long end = System.nanoTime() + LATENCY_RUN.toNanos();
-      for (int i = 0; i < LATENCY_WRITERS; i++) {
-        running.add(writers.submit(() -> paced(end, committedAt, expected)));
-      }
-      for (Future<?> f : running) {
-        f.get(2, TimeUnit.MINUTES);
-      }
+      runWriters(writers, committedAt, expected);
       awaitAll(watch, receivedAt, expected.get());
     } finally {
       writers.shutdownNow();
     }
+    return latencies(committedAt, receivedAt);
+  }
+
+  /** Runs the paced writers for {@code LATENCY_RUN} and waits for each to end. */
+  private void runWriters(ExecutorService writers, Map<Long, Long> committedAt, AtomicLong expected)
+      throws Exception {
+    List<Future<?>> running = new ArrayList<>();
+    long end = System.nanoTime() + LATENCY_RUN.toNanos();
+    for (int i = 0; i < LATENCY_WRITERS; i++) {
+      running.add(writers.submit(() -> paced(end, committedAt, expected)));
+    }
+    for (Future<?> f : running) {
+      f.get(2, TimeUnit.MINUTES);
+    }
+  }
+
+  /** Each event's commit-to-delivery time; every committed event must have been delivered. */
+  private static double[] latencies(Map<Long, Long> committedAt, Map<Long, Long> receivedAt) {
     double[] millis = new double[committedAt.size()];
     int i = 0;
     for (Map.Entry<Long, Long> e : committedAt.entrySet()) {

@@ -57,6 +57,24 @@ public final class InterceptorBenchmark {
     int jobs = args.length > 0 ? Integer.parseInt(args[0]) : 5_000;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
     int threads = args.length > 2 ? Integer.parseInt(args[2]) : 8;
+    printHeader(jobs, rounds, threads);
+    Figures figures = new Figures();
+    List<Double> ratios = new ArrayList<>();
+    List<Double> concurrentRatios;
+    try (BenchDatabase db = BenchDatabase.open(SchemaName.of(SCHEMA), threads + 8)) {
+      Backlog backlog = Backlog.of(db, jobs, threads);
+      drain(backlog, List.of()); // warm-up, not recorded
+      drain(backlog, List.of(NO_OP)); // warm-up, not recorded
+      for (int round = 1; round <= rounds; round++) {
+        System.out.printf(Locale.ROOT, "Round %d of %d:%n", round, rounds);
+        ratios.add(alternatingRound(backlog, round % 2 == 1, figures));
+      }
+      concurrentRatios = concurrentRounds(backlog, rounds, figures);
+    }
+    printSummary(figures, ratios, concurrentRatios);
+  }
+
+  private static void printHeader(int jobs, int rounds, int threads) {
     System.out.printf(
         Locale.ROOT,
         "Interceptor cost: %d rounds of %d jobs, %d threads, %d cores, load average %.1f%n",
@@ -65,61 +83,78 @@ public final class InterceptorBenchmark {
         threads,
         Runtime.getRuntime().availableProcessors(),
         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-    Figures figures = new Figures();
-    List<Double> ratios = new ArrayList<>();
-    List<Double> concurrentRatios = new ArrayList<>();
-    try (BenchDatabase db = BenchDatabase.open(SchemaName.of(SCHEMA), threads + 8)) {
-      JobsClient client = Roots.producer(db.pool, db.schema).jobs();
-      drain(db, client, jobs, threads, List.of()); // warm-up, not recorded
-      drain(db, client, jobs, threads, List.of(NO_OP)); // warm-up, not recorded
-      for (int round = 1; round <= rounds; round++) {
-        System.out.printf(Locale.ROOT, "Round %d of %d:%n", round, rounds);
-        boolean plainFirst = round % 2 == 1;
-        double plainRate = 0;
-        double oneRate = 0;
-        for (int i = 0; i < 2; i++) {
-          boolean plain = (i == 0) == plainFirst;
-          Run run = drain(db, client, jobs, threads, plain ? List.of() : List.of(NO_OP));
-          figures.add(plain ? NONE : ONE, "jobs/s", run.rate());
-          figures.add(plain ? NONE_CPU : ONE_CPU, "us CPU", run.cpuMicrosPerJob());
-          figures.add(plain ? NONE_ALLOC : ONE_ALLOC, "bytes", run.bytesPerJob());
-          if (plain) {
-            plainRate = run.rate();
-          } else {
-            oneRate = run.rate();
-          }
-        }
-        ratios.add(oneRate / plainRate);
-        System.out.printf(
-            Locale.ROOT, "  %-44s %14.4f x%n", "round ratio one / none", oneRate / plainRate);
-      }
-      try (BenchDatabase other = BenchDatabase.open(SchemaName.of(SCHEMA_B), threads + 8)) {
-        JobsClient otherClient = Roots.producer(other.pool, other.schema).jobs();
-        for (int round = 1; round <= rounds; round++) {
-          System.out.printf(Locale.ROOT, "Concurrent round %d of %d:%n", round, rounds);
-          // Which schema gets the interceptor alternates, so neither schema's state favours one.
-          boolean swap = round % 2 == 0;
-          double[] rates =
-              concurrently(
-                  swap ? other : db,
-                  swap ? otherClient : client,
-                  swap ? db : other,
-                  swap ? client : otherClient,
-                  jobs,
-                  threads);
-          figures.add(CONCURRENT_NONE, "jobs/s", rates[0]);
-          figures.add(CONCURRENT_ONE, "jobs/s", rates[1]);
-          concurrentRatios.add(rates[1] / rates[0]);
-          System.out.printf(
-              Locale.ROOT, "  %-44s %14.4f x%n", "round ratio one / none", rates[1] / rates[0]);
-        }
+  }
+
+  /** What an alternating round drains: {@code jobs} no-op jobs of one schema, {@code threads}. */
+  private record Backlog(BenchDatabase db, JobsClient client, int jobs, int threads) {
+    static Backlog of(BenchDatabase db, int jobs, int threads) {
+      return new Backlog(db, Roots.producer(db.pool, db.schema).jobs(), jobs, threads);
+    }
+  }
+
+  /**
+   * One alternating round: a drain without the interceptor and one with it, the plain one first
+   * when {@code plainFirst}; records both and returns the ratio one / none.
+   */
+  private static double alternatingRound(Backlog b, boolean plainFirst, Figures figures)
+      throws Exception {
+    double plainRate = 0;
+    double oneRate = 0;
+    for (int i = 0; i < 2; i++) {
+      boolean plain = (i == 0) == plainFirst;
+      Run run = drain(b, plain ? List.of() : List.of(NO_OP));
+      figures.add(plain ? NONE : ONE, "jobs/s", run.rate());
+      figures.add(plain ? NONE_CPU : ONE_CPU, "us CPU", run.cpuMicrosPerJob());
+      figures.add(plain ? NONE_ALLOC : ONE_ALLOC, "bytes", run.bytesPerJob());
+      if (plain) {
+        plainRate = run.rate();
+      } else {
+        oneRate = run.rate();
       }
     }
+    System.out.printf(
+        Locale.ROOT, "  %-44s %14.4f x%n", "round ratio one / none", oneRate / plainRate);
+    return oneRate / plainRate;
+  }
+
+  /** The concurrent rounds, against {@code b}'s schema and a second one; returns their ratios. */
+  private static List<Double> concurrentRounds(Backlog b, int rounds, Figures figures)
+      throws Exception {
+    List<Double> concurrentRatios = new ArrayList<>();
+    try (BenchDatabase other = BenchDatabase.open(SchemaName.of(SCHEMA_B), b.threads() + 8)) {
+      Backlog o = Backlog.of(other, b.jobs(), b.threads());
+      for (int round = 1; round <= rounds; round++) {
+        System.out.printf(Locale.ROOT, "Concurrent round %d of %d:%n", round, rounds);
+        // Which schema gets the interceptor alternates, so neither schema's state favours one.
+        boolean swap = round % 2 == 0;
+        double[] rates = concurrently(swap ? o : b, swap ? b : o);
+        figures.add(CONCURRENT_NONE, "jobs/s", rates[0]);
+        figures.add(CONCURRENT_ONE, "jobs/s", rates[1]);
+        concurrentRatios.add(rates[1] / rates[0]);
+        System.out.printf(
+            Locale.ROOT, "  %-44s %14.4f x%n", "round ratio one / none", rates[1] / rates[0]);
+      }
+    }
+    return concurrentRatios;
+  }
+
+  /** The medians, both kinds of round's ratios against the target, and the per-job costs. */
+  private static void printSummary(
+      Figures figures, List<Double> ratios, List<Double> concurrentRatios) {
     figures.printMedians("p6.");
     double medianRatio = printRatios("alternating rounds, one / none", ratios);
     double concurrentRatio = printRatios("concurrent rounds, one / none", concurrentRatios);
     verdict("alternating rounds: median ratio", medianRatio);
     verdict("concurrent rounds: median ratio", concurrentRatio);
+    printMedianCosts(figures);
+    System.out.printf(
+        Locale.ROOT,
+        "Load average at the end: %.1f%n",
+        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+  }
+
+  /** The ratio of the medians, and what one interceptor adds per job by the medians. */
+  private static void printMedianCosts(Figures figures) {
     double ratio = figures.median(ONE) / figures.median(NONE);
     System.out.printf(
         Locale.ROOT, "  %-44s %14.4f x%n", "one no-op interceptor / none (medians)", ratio);
@@ -129,10 +164,6 @@ public final class InterceptorBenchmark {
         "one - none per job (medians)",
         figures.median(ONE_CPU) - figures.median(NONE_CPU),
         figures.median(ONE_ALLOC) - figures.median(NONE_ALLOC));
-    System.out.printf(
-        Locale.ROOT,
-        "Load average at the end: %.1f%n",
-        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
   }
 
   private static void verdict(String label, double ratio) {
@@ -169,26 +200,20 @@ public final class InterceptorBenchmark {
    * with the no-op interceptor, so that both see the same load at every instant; returns both
    * rates, plain first.
    */
-  private static double[] concurrently(
-      BenchDatabase plain,
-      JobsClient plainClient,
-      BenchDatabase one,
-      JobsClient oneClient,
-      int jobs,
-      int threads)
-      throws Exception {
-    plain.emptyJobs();
-    one.emptyJobs();
-    new EnqueueRun(plainClient).enqueue(jobs);
-    new EnqueueRun(oneClient).enqueue(jobs);
+  private static double[] concurrently(Backlog plain, Backlog one) throws Exception {
+    plain.db().emptyJobs();
+    one.db().emptyJobs();
+    new EnqueueRun(plain.client()).enqueue(plain.jobs());
+    new EnqueueRun(one.client()).enqueue(one.jobs());
     ExecutorService both = Executors.newFixedThreadPool(2);
     try (WorkerRun plainWorker =
-            new WorkerRun(plain, threads, WorkerRun.DEFAULT_POLL_INTERVAL, List.of());
+            new WorkerRun(plain.db(), plain.threads(), WorkerRun.DEFAULT_POLL_INTERVAL, List.of());
         WorkerRun oneWorker =
-            new WorkerRun(one, threads, WorkerRun.DEFAULT_POLL_INTERVAL, List.of(NO_OP))) {
+            new WorkerRun(
+                one.db(), one.threads(), WorkerRun.DEFAULT_POLL_INTERVAL, List.of(NO_OP))) {
       CountDownLatch go = new CountDownLatch(1);
-      Future<Double> plainRate = both.submit(() -> timed(plainWorker, jobs, go));
-      Future<Double> oneRate = both.submit(() -> timed(oneWorker, jobs, go));
+      Future<Double> plainRate = both.submit(() -> timed(plainWorker, plain.jobs(), go));
+      Future<Double> oneRate = both.submit(() -> timed(oneWorker, one.jobs(), go));
       go.countDown();
       return new double[] {plainRate.get(), oneRate.get()};
     } finally {
@@ -205,17 +230,16 @@ public final class InterceptorBenchmark {
   }
 
   /** Enqueues {@code jobs} no-op jobs, then times one worker from start() until all succeeded. */
-  private static Run drain(
-      BenchDatabase db, JobsClient client, int jobs, int threads, List<JobInterceptor> interceptors)
-      throws Exception {
-    db.emptyJobs();
-    new EnqueueRun(client).enqueue(jobs);
+  private static Run drain(Backlog b, List<JobInterceptor> interceptors) throws Exception {
+    int jobs = b.jobs();
+    b.db().emptyJobs();
+    new EnqueueRun(b.client()).enqueue(jobs);
     System.gc();
     Map<Long, Long> allocatedBefore = allocatedByThread();
     long cpuBefore = processCpuNanos();
     long start = System.nanoTime();
     try (WorkerRun worker =
-        new WorkerRun(db, threads, WorkerRun.DEFAULT_POLL_INTERVAL, interceptors)) {
+        new WorkerRun(b.db(), b.threads(), WorkerRun.DEFAULT_POLL_INTERVAL, interceptors)) {
       worker.start();
       worker.awaitSucceeded(jobs, n -> {});
       double rate = jobs / ((System.nanoTime() - start) / 1e9);
