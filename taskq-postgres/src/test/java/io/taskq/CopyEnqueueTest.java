@@ -3,16 +3,20 @@ package io.taskq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskq.bulk.BatchRequest;
+import io.taskq.bulk.EnqueuedBatch;
 import io.taskq.core.internal.NotifyChannels;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.testing.Db;
 import io.taskq.postgres.testing.Notifications;
+import io.taskq.postgres.testing.StatementCounter;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -23,7 +27,9 @@ import org.junit.jupiter.api.Test;
 /**
  * X3: a large batch without unique keys is written with COPY, and stores exactly what the INSERT
  * statements store: the same options, status and times per job, ids in input order, one wake per
- * due queue on commit only, nothing after a rollback.
+ * due queue on commit only, nothing after a rollback. Everything the client does around the insert
+ * (payload checks before any SQL, the actor's queue and retry policy, interceptors, batches, errors
+ * that name the job) holds on the COPY path as on the INSERT path.
  */
 @TaskQTest
 @Tag("X3")
@@ -143,5 +149,194 @@ class CopyEnqueueTest {
 
     assertThatThrownBy(() -> client.enqueueAll(batch)).isInstanceOf(RuntimeException.class);
     assertThat(db.queryLong("SELECT count(*) FROM " + schema.quoted() + ".jobs")).isEqualTo(before);
+  }
+
+  /**
+   * Whether a COPY ran among {@code counter}'s statements: its first round trip is copy_prepare.
+   */
+  private static boolean copied(StatementCounter counter) {
+    return counter.executed().stream().anyMatch(sql -> sql.contains("pg_get_serial_sequence"));
+  }
+
+  private static List<JobRequest> plain(String actor, int n) {
+    return IntStream.range(0, n).mapToObj(i -> JobRequest.of(actor, "{\"i\": " + i + "}")).toList();
+  }
+
+  @Test
+  @Tag("R5")
+  @Tag("L3")
+  void copiedBatchOfAnActorThatDeclaresQueueAndPolicy_takesThem_unlessTheJobNamesItsOwn(
+      TestServices services) {
+    RetryPolicy policy =
+        RetryPolicy.of(
+            RetryPolicy.Backoff.CONSTANT, Duration.ofMillis(700), Duration.ofSeconds(9), 0.0, 4);
+    Actor<String> actor =
+        Actor.builder("copy-declared", PayloadCodec.rawJson(), (json, ctx) -> null)
+            .queue("declared-q")
+            .retryPolicy(policy)
+            .build();
+    StatementCounter counter = new StatementCounter(services.dataSource());
+    JobsClient declared = JobsClient.builder(counter, schema).actors(List.of(actor)).build();
+    List<JobRequest> batch = new ArrayList<>(plain("copy-declared", BIG));
+    batch.set(7, JobRequest.builder("copy-declared").queue("own-q").maxAttempts(9).build());
+
+    List<Long> ids = declared.enqueueAll(batch);
+
+    assertThat(copied(counter)).as("the COPY path ran").isTrue();
+    assertThat(ids).hasSize(BIG).isSorted();
+    String sql =
+        "SELECT concat_ws('|', queue, max_attempts, retry_backoff, retry_base_ms, retry_cap_ms)"
+            + " FROM "
+            + schema.quoted()
+            + ".jobs WHERE id = ?";
+    assertThat(db.queryColumn(sql, ids.get(0))).containsExactly("declared-q|4|constant|700|9000");
+    assertThat(db.queryColumn(sql, ids.get(BIG - 1)))
+        .containsExactly("declared-q|4|constant|700|9000");
+    assertThat(db.queryColumn(sql, ids.get(7)).get(0).toString()).startsWith("own-q|9|");
+    assertThat(
+            db.queryLong(
+                "SELECT count(*) FROM "
+                    + schema.quoted()
+                    + ".jobs WHERE actor = 'copy-declared' AND queue = 'declared-q'"))
+        .isEqualTo(BIG - 1);
+  }
+
+  @Test
+  @Tag("L9")
+  void copiedBatchMembers_areAttachedToTheirBatch_inInputOrder(TestServices services) {
+    StatementCounter counter = new StatementCounter(services.dataSource());
+    JobsClient counted = JobsClient.create(counter, schema);
+
+    EnqueuedBatch batch =
+        counted.enqueueBatch(
+            BatchRequest.of(plain("copy-member", BIG + 3))
+                .onComplete(JobRequest.of("copy-hook", "{}")));
+
+    assertThat(copied(counter)).isTrue();
+    assertThat(batch.jobIds()).hasSize(BIG + 3).isSorted().doesNotHaveDuplicates();
+    assertThat(
+            db.queryColumn(
+                "SELECT (payload->>'i')::int FROM "
+                    + schema.quoted()
+                    + ".jobs WHERE batch_id = ? ORDER BY id",
+                batch.batchId()))
+        .hasSize(BIG + 3)
+        .isSorted()
+        .startsWith(0, 1, 2)
+        .endsWith(BIG + 2);
+    assertThat(counted.findBatch(batch.batchId()).orElseThrow().total()).isEqualTo(BIG + 3);
+  }
+
+  @Test
+  @Tag("P6")
+  void copiedBatch_passesTheEnqueueInterceptors_andStoresWhatTheyChanged(TestServices services) {
+    StatementCounter counter = new StatementCounter(services.dataSource());
+    JobsClient intercepted =
+        JobsClient.builder(counter, schema)
+            .interceptEnqueue(
+                enqueue -> {
+                  List<JobRequest> changed = new ArrayList<>();
+                  for (JobRequest r : enqueue.requests()) {
+                    Map<String, String> labels = new HashMap<>(r.labels());
+                    labels.put("seen-by", "interceptor");
+                    changed.add(r.toBuilder().labels(labels).priority(5).build());
+                  }
+                  return enqueue.proceed(changed);
+                })
+            .build();
+
+    List<Long> ids = intercepted.enqueueAll(plain("copy-intercepted", BIG));
+
+    assertThat(copied(counter)).isTrue();
+    assertThat(
+            db.queryLong(
+                "SELECT count(*) FROM "
+                    + schema.quoted()
+                    + ".jobs WHERE id = ANY(?) AND labels->>'seen-by' = 'interceptor'"
+                    + " AND priority = 5",
+                (Object) ids.toArray(new Long[0])))
+        .isEqualTo(BIG);
+  }
+
+  @Test
+  void copySizedBatchWithAPayloadOverTheLimit_isRefusedBeforeAnySql_namingTheJob(
+      TestServices services) {
+    StatementCounter counter = new StatementCounter(services.dataSource());
+    JobsClient limited = JobsClient.builder(counter, schema).maxPayloadBytes(64).build();
+    List<JobRequest> batch = new ArrayList<>(plain("copy-limit", BIG));
+    batch.set(4321, JobRequest.of("copy-limit", "{\"big\": \"" + "x".repeat(100) + "\"}"));
+
+    assertThatThrownBy(() -> limited.enqueueAll(batch))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("job 4321 of the batch (actor 'copy-limit')")
+        .hasMessageContaining("maxPayloadBytes");
+    assertThat(counter.count()).as("no statement was sent").isZero();
+  }
+
+  @Test
+  void aRowTheDatabaseRefusesInsideTheCopy_namesTheJob_andNothingOfTheBatchIsStored(
+      TestServices services) {
+    db.execute(
+        "ALTER TABLE "
+            + schema.quoted()
+            + ".jobs ADD CONSTRAINT copy_named_check"
+            + " CHECK (actor <> 'copy-named' OR payload ? 'i')");
+    StatementCounter counter = new StatementCounter(services.dataSource());
+    JobsClient counted = JobsClient.create(counter, schema);
+    long before = db.queryLong("SELECT count(*) FROM " + schema.quoted() + ".jobs");
+    List<JobRequest> batch = new ArrayList<>(plain("copy-named", 2 * BIG + 10));
+    batch.set(BIG + 3210, JobRequest.of("copy-named", "{\"no-i\": true}"));
+
+    assertThatThrownBy(() -> counted.enqueueAll(batch))
+        .isInstanceOf(JobStoreException.class)
+        .hasMessageContaining("job " + (BIG + 3210) + " of the batch (actor 'copy-named')")
+        .hasMessageContaining("copy_named_check")
+        .satisfies(e -> assertThat(((JobStoreException) e).sqlState()).isEqualTo("23514"));
+    assertThat(copied(counter)).isTrue();
+    assertThat(db.queryLong("SELECT count(*) FROM " + schema.quoted() + ".jobs"))
+        .as("the first, good chunk rolled back with the bad one")
+        .isEqualTo(before);
+  }
+
+  @Test
+  @Tag("M2")
+  void severalChunksAndCallsInOneTransaction_wakeEachQueueOnce_andOnlyOnCommit(
+      TestServices services) throws Exception {
+    String channel = NotifyChannels.of(schema).wake().name();
+    StatementCounter counter = new StatementCounter(services.dataSource());
+    JobsClient counted = JobsClient.create(counter, schema);
+    try (Notifications wake = Notifications.listen(services.dataSource(), channel);
+        Connection c = counter.getConnection()) {
+      // Caller's transaction: two COPY chunks and an INSERT chunk, then two more calls.
+      c.setAutoCommit(false);
+      List<Long> ids = new ArrayList<>(counted.enqueueAll(c, plain("copy-once", 2 * BIG + 10)));
+      ids.addAll(counted.enqueueAll(c, plain("copy-once", BIG)));
+      ids.add(counted.enqueue(c, JobRequest.of("copy-once", "{}")));
+      assertThat(copied(counter)).isTrue();
+      assertThat(wake.receive(200)).as("nothing before commit").isEmpty();
+      c.rollback();
+      assertThat(wake.receive(300)).as("a rolled-back transaction wakes nobody").isEmpty();
+      assertThat(
+              db.queryLong(
+                  "SELECT count(*) FROM " + schema.quoted() + ".jobs WHERE id = ANY(?)",
+                  (Object) ids.toArray(new Long[0])))
+          .as("nothing of the rolled-back transaction is stored")
+          .isZero();
+
+      counted.enqueueAll(c, plain("copy-once", 2 * BIG + 10));
+      counted.enqueueAll(c, plain("copy-once", BIG));
+      counted.enqueue(c, JobRequest.builder("copy-once").queue("copy-other").build());
+      c.commit();
+      assertThat(wake.receiveUntil(channel + ":copy-other"))
+          .containsExactly(channel + ":" + JobRequest.DEFAULT_QUEUE, channel + ":copy-other");
+      assertThat(wake.receive(300)).as("one wake per queue per transaction").isEmpty();
+
+      // The client's own transaction: several chunks, one wake.
+      c.setAutoCommit(true);
+      counted.enqueueAll(plain("copy-once", 2 * BIG + 10));
+      assertThat(wake.receiveUntil(channel + ":" + JobRequest.DEFAULT_QUEUE))
+          .containsExactly(channel + ":" + JobRequest.DEFAULT_QUEUE);
+      assertThat(wake.receive(300)).isEmpty();
+    }
   }
 }

@@ -4,8 +4,7 @@ import io.taskq.JobRequest;
 import io.taskq.RetryPolicy;
 import io.taskq.postgres.internal.JsonWriter;
 import io.taskq.postgres.internal.NamedStatements;
-import java.io.IOException;
-import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,8 +18,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
 
 /**
  * Inserts a large chunk of jobs without unique keys with {@code COPY} (X3): two round trips,
@@ -41,6 +45,11 @@ import org.postgresql.PGConnection;
  * INSERT. The table's CHECK constraints apply to COPY as to INSERT.
  */
 final class CopyInserter {
+  /** Characters of row text buffered before they are sent (about 64 KiB). */
+  static final int FLUSH_CHARS = 64 * 1024;
+
+  private static final Pattern COPY_LINE = Pattern.compile("COPY [^,]*, line (\\d+)");
+
   private final String prepareSql;
   private final String copySql;
   private final String wakeChannel;
@@ -60,19 +69,75 @@ final class CopyInserter {
     return c.isWrapperFor(PGConnection.class);
   }
 
-  /** Inserts {@code chunk} and writes its ids, in input order, into {@code ids} from offset. */
+  /**
+   * Inserts {@code chunk} and writes its ids, in input order, into {@code ids} from offset. The
+   * rows are streamed to the server {@value #FLUSH_CHARS} characters at a time, so the chunk is
+   * never held a second time as one text (a chunk may carry up to 16 MiB of payload, and the client
+   * may run in a small heap).
+   *
+   * @throws SQLException the database's error; when it names a row, the message names the job (its
+   *     index in the batch and its actor) before the database's own words
+   */
   void insert(Connection c, List<JobRequest> chunk, long[] ids, int offset) throws SQLException {
     Instant now = prepare(c, chunk, ids, offset);
-    String rows = rows(chunk, ids, offset, now);
+    CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql);
     try {
-      long copied =
-          c.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql, new StringReader(rows));
+      Rows rows = new Rows(now);
+      for (int i = 0; i < chunk.size(); i++) {
+        rows.add(chunk.get(i), ids[offset + i]);
+        if (rows.length() >= FLUSH_CHARS) {
+          rows.sendTo(copy);
+        }
+      }
+      rows.sendTo(copy);
+      long copied = copy.endCopy();
       if (copied != chunk.size()) {
         throw new IllegalStateException("COPY wrote " + copied + " rows of " + chunk.size());
       }
-    } catch (IOException e) {
-      throw new SQLException("COPY of " + chunk.size() + " jobs failed", e);
+    } catch (SQLException e) {
+      cancelQuietly(copy, e);
+      throw namingTheJob(e, chunk, offset);
+    } catch (RuntimeException e) {
+      cancelQuietly(copy, e);
+      throw e;
     }
+  }
+
+  private static void cancelQuietly(CopyIn copy, Exception cause) {
+    if (!copy.isActive()) {
+      return;
+    }
+    try {
+      copy.cancelCopy();
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  /**
+   * The database names the failing row of a COPY by its line ({@code COPY jobs, line 7}); the
+   * caller knows jobs, so the message says which job of the batch that was, and its actor.
+   */
+  private static SQLException namingTheJob(SQLException e, List<JobRequest> chunk, int offset) {
+    ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
+    String where = server == null ? null : server.getWhere();
+    Matcher line = where == null ? null : COPY_LINE.matcher(where);
+    if (line == null || !line.find()) {
+      return e;
+    }
+    int row = Integer.parseInt(line.group(1)) - 1;
+    if (row < 0 || row >= chunk.size()) {
+      return e;
+    }
+    return new SQLException(
+        "job "
+            + (offset + row)
+            + " of the batch (actor '"
+            + chunk.get(row).actor()
+            + "') was refused: "
+            + e.getMessage(),
+        e.getSQLState(),
+        e);
   }
 
   private Instant prepare(Connection c, List<JobRequest> chunk, long[] ids, int offset)
@@ -139,16 +204,37 @@ final class CopyInserter {
     return out;
   }
 
-  private static String rows(List<JobRequest> chunk, long[] ids, int offset, Instant now) {
-    StringBuilder out = new StringBuilder(chunk.size() * 256);
-    Map<Map<String, String>, String> labelsJson = new HashMap<>();
-    String created = now.toString();
-    for (int i = 0; i < chunk.size(); i++) {
-      JobRequest r = chunk.get(i);
+  /** The COPY text of a chunk's rows, in pieces: each row computed from the one clock reading. */
+  private static final class Rows {
+    private final StringBuilder out = new StringBuilder(FLUSH_CHARS + FLUSH_CHARS / 4);
+    private final Map<Map<String, String>, String> labelsJson = new HashMap<>();
+    private final Instant now;
+    private final String created;
+
+    Rows(Instant now) {
+      this.now = now;
+      this.created = now.toString();
+    }
+
+    int length() {
+      return out.length();
+    }
+
+    /** Sends what is buffered as UTF-8 (the driver's client encoding) and empties the buffer. */
+    void sendTo(CopyIn copy) throws SQLException {
+      if (out.length() == 0) {
+        return;
+      }
+      byte[] bytes = out.toString().getBytes(StandardCharsets.UTF_8);
+      copy.writeToCopy(bytes, 0, bytes.length);
+      out.setLength(0);
+    }
+
+    void add(JobRequest r, long id) {
       Instant due = due(r, now);
       RetryPolicy policy = r.retryPolicy();
       Duration budget = r.scheduleToClose();
-      out.append(ids[offset + i]).append('\t');
+      out.append(id).append('\t');
       field(out, r.actor());
       field(out, r.queue());
       out.append(due.isAfter(now) ? "scheduled" : "pending").append('\t');
@@ -174,7 +260,6 @@ final class CopyInserter {
       out.append(timeout == null ? "\\N" : Long.toString(timeout.toMillis())).append('\t');
       out.append(created).append('\n');
     }
-    return out.toString();
   }
 
   /** When the job is due: its run time, or the clock reading plus its delay (as the INSERTs do). */
