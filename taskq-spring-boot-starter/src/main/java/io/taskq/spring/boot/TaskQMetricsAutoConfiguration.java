@@ -3,6 +3,8 @@ package io.taskq.spring.boot;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.taskq.TaskQ;
 import io.taskq.metrics.TaskQMetrics;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -15,7 +17,9 @@ import org.springframework.context.annotation.Bean;
  * MeterBinder} beans and nothing more: Boot binds each once, after its customizers and filters. The
  * starter never calls {@code bindTo} itself, which is what made a hand-wired binding fail at
  * start-up ("already bound"). {@code TaskQMetrics} is also the engine's maintenance and job
- * listener. Applies when Micrometer is on the class path and the application has a registry.
+ * listener, and its {@code is_leader} gauge reads {@link TaskQ#isLeader()} at every scrape (R6), as
+ * {@code TaskQObservability.attach} makes it outside Spring. Applies when Micrometer is on the
+ * class path and the application has a registry.
  */
 @AutoConfiguration(
     after = TaskQAutoConfiguration.class,
@@ -35,6 +39,22 @@ public final class TaskQMetricsAutoConfiguration {
   @ConditionalOnMissingBean
   public TaskQMetrics taskQMetrics() {
     return new TaskQMetrics();
+  }
+
+  /**
+   * Gives the binding its leader probe once every bean exists (it cannot take the engine as a
+   * constructor argument: the engine takes the binding as its listener): the {@code is_leader}
+   * gauge then reports leadership only while the engine proves it (R6), never the last {@code
+   * leaderChanged} signal. Applies to the application's own {@code TaskQMetrics} bean too.
+   *
+   * @param taskq the engine whose {@link TaskQ#isLeader()} the gauge reads
+   * @param metrics the binding, when there is exactly one
+   * @return the callback that installs the probe
+   */
+  @Bean
+  public SmartInitializingSingleton taskQLeaderProbe(
+      TaskQ taskq, ObjectProvider<TaskQMetrics> metrics) {
+    return () -> metrics.ifUnique(m -> m.leaderProbe(taskq::isLeader));
   }
 
   /**
