@@ -264,15 +264,30 @@ public final class JobsClient {
   }
 
   /**
-   * Cancels one job (L8): a scheduled or pending job becomes {@code cancelled} at once, with its
-   * event row in the same transaction; a running job gets a cancel request its handler can observe.
+   * Cancels one job (L8) without naming who asked; see {@link #cancel(long, String)}.
    *
    * @param id the job's id
    * @return what the call did to the job
    */
   public CancelResult cancel(long id) {
+    return cancel(id, null);
+  }
+
+  /**
+   * Cancels one job (L8), naming who asked: a scheduled or pending job becomes {@code cancelled} at
+   * once, with its {@code cancelled} event in the same transaction, whose note is {@code "cancelled
+   * by <by>"} (no note when {@code by} is null or blank), as {@link #cancelWhere(CancelFilter,
+   * String, BulkProgressListener)} notes a bulk cancel; a running job gets a cancel request its
+   * handler can observe (a request is not an event: the {@code cancelled} event its worker writes
+   * when the handler stops has no note).
+   *
+   * @param id the job's id
+   * @param by who cancels (an operator's name, for the audit trail), or {@code null}
+   * @return what the call did to the job
+   */
+  public CancelResult cancel(long id, @Nullable String by) {
     try (Connection c = dataSource.getConnection()) {
-      return Transactions.owned(c, false, conn -> statements.cancel(conn, id));
+      return Transactions.owned(c, false, conn -> statements.cancel(conn, id, by));
     } catch (SQLException e) {
       throw new JobStoreException("cannot cancel job " + id + " in " + schema.quoted(), e);
     }

@@ -67,6 +67,25 @@ class CancelTest {
   }
 
   @Test
+  @Tag("A3")
+  void cancelNamingTheOperator_notesItOnTheCancelledEvent_asABulkCancelDoes() {
+    long named = client.enqueue(JobRequest.builder("mail").queue("q").build());
+    long anonymous = client.enqueue(JobRequest.builder("mail").queue("q").build());
+
+    assertThat(client.cancel(named, " ops-alice ")).isEqualTo(CancelResult.CANCELLED);
+    assertThat(client.cancel(anonymous)).isEqualTo(CancelResult.CANCELLED);
+
+    assertThat(notes(named)).containsExactly("cancelled by ops-alice");
+    assertThat(notes(anonymous)).as("no operator, no note").containsExactly((Object) null);
+  }
+
+  private static List<Object> notes(long id) {
+    return db.queryColumn(
+        "SELECT note FROM " + schema.quoted() + ".job_events WHERE job_id = ? ORDER BY event_id",
+        id);
+  }
+
+  @Test
   void runningJob_getsACancelRequestItsHandlerCanObserve() {
     long id = client.enqueue(JobRequest.of("slow", "{}"));
     markRunning(id);

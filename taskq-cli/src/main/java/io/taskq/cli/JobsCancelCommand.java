@@ -38,7 +38,7 @@ final class JobsCancelCommand extends BaseCommand {
   @Option(
       names = "--by",
       paramLabel = "WHO",
-      description = "Who cancels by filter, noted on each job's event (default: $USER).")
+      description = "Who cancels, noted on each cancelled job's event (default: $USER).")
   @Nullable String by;
 
   JobsCancelCommand(Session session) {
@@ -67,9 +67,8 @@ final class JobsCancelCommand extends BaseCommand {
               + " matches");
     }
     Progress progress = new Progress(session.err, "cancelled");
-    String who = by != null ? by : System.getProperty("user.name");
     BulkCancelResult r =
-        jobs.cancelWhere(filter, who, p -> progress.batch(p.batches(), p.cancelled()));
+        jobs.cancelWhere(filter, who(), p -> progress.batch(p.batches(), p.cancelled()));
     progress.done();
     if (json()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -108,11 +107,16 @@ final class JobsCancelCommand extends BaseCommand {
     return b.build();
   }
 
+  private String who() {
+    return by != null ? by : System.getProperty("user.name");
+  }
+
   private int cancelIds(JobsClient jobs) {
+    String who = who();
     int missing = 0;
     List<Object> results = new ArrayList<>();
     for (long id : ids) {
-      CancelResult r = jobs.cancel(id);
+      CancelResult r = jobs.cancel(id, who);
       missing += r == CancelResult.NOT_FOUND ? 1 : 0;
       String outcome = r.name().toLowerCase(Locale.ROOT);
       Map<String, Object> m = new LinkedHashMap<>();

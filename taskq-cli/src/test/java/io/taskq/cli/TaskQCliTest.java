@@ -138,6 +138,31 @@ class TaskQCliTest {
     assertThat(events(s, "cancelled", "cancelled by ops-erin (bulk cancel)")).isEqualTo(3);
   }
 
+  @Test
+  @Order(3)
+  @Tag("A8")
+  @Tag("L8")
+  void jobsCancel_byId_namesTheOperatorOnTheEvent(TestServices s) throws Exception {
+    long id;
+    try (Connection c = s.dataSource().getConnection();
+        Statement st = c.createStatement();
+        var rs =
+            st.executeQuery(
+                "INSERT INTO \""
+                    + s.schema()
+                    + "\".jobs (actor, queue, status, payload, run_at, max_attempts,"
+                    + " retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter) VALUES ('audit',"
+                    + " 'audits', 'scheduled', '{}', now() + interval '1 hour', 3, 'constant', 10,"
+                    + " 10, 0) RETURNING id")) {
+      rs.next();
+      id = rs.getLong(1);
+    }
+    Run cancel = cli(s, "jobs", "cancel", Long.toString(id), "--by", "ops-frank");
+    assertThat(cancel.code()).as(cancel.err()).isZero();
+    assertThat(cancel.out()).contains("job " + id + ": cancelled");
+    assertThat(events(s, "cancelled", "cancelled by ops-frank")).isEqualTo(1);
+  }
+
   private static long events(TestServices s, String kind, String note) throws Exception {
     try (Connection c = s.dataSource().getConnection();
         var ps =

@@ -113,6 +113,7 @@ class DashboardSecurityTest {
 
   @Test
   @Tag("W4")
+  @Tag("W2")
   void aStateChangeWithoutTheCsrfToken_isRefused_andChangesNothing(TestServices services)
       throws Exception {
     Http http = start(services, DashboardFixture.tokenSettings());
@@ -136,6 +137,9 @@ class DashboardSecurityTest {
         http.post("/jobs/cancel", Map.of("id", Long.toString(id), "csrf", http.csrf("/")));
     assertThat(real.statusCode()).isEqualTo(303);
     assertThat(status(id)).isEqualTo(JobStatus.CANCELLED);
+    assertThat(fixture.taskq.operations().detail(id).orElseThrow().events())
+        .as("the cancelled event names the signed-in operator (W2)")
+        .anySatisfy(e -> assertThat(e.note()).isEqualTo("cancelled by dashboard:token"));
   }
 
   @Test

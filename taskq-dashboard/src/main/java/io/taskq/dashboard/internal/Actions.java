@@ -56,7 +56,8 @@ final class Actions {
     if (id.isEmpty()) {
       return Responses.plain(400, "refused: the form names no job id");
     }
-    CancelResult result = ctx.taskq().jobs().cancel(id.get());
+    String by = "dashboard:" + user(visit).name();
+    CancelResult result = ctx.taskq().jobs().cancel(id.get(), by);
     String message =
         switch (result) {
           case CANCELLED -> "Job " + id.get() + " cancelled.";

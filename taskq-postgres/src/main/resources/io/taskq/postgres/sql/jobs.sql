@@ -43,7 +43,8 @@ LIMIT 1
 -- L8: a running job's owner is told at once: one pg_notify on its worker channel
 -- (taskq_worker_{tag}_{locked_by}, M2), sent on commit of this same statement, so the handler sees
 -- the request without waiting for the next heartbeat. The payload is the job id only (D11).
--- Binds: the job id, the worker channel prefix (taskq_worker_{tag}_), the wake channel (L9 hook).
+-- Binds: the job id, the event's note (who cancelled, or NULL), the worker channel prefix
+-- (taskq_worker_{tag}_), the wake channel (L9 hook).
 -- Result: one row (the job's new status) when the job was cancellable, none otherwise.
 WITH changed AS (
   UPDATE {schema}.jobs
@@ -57,8 +58,8 @@ WITH changed AS (
   RETURNING id, status, actor, queue, attempt, finished_at, locked_by, batch_id
 ),
 event AS (
-  INSERT INTO {schema}.job_events (job_id, kind, actor, queue, attempt, occurred_at)
-  SELECT id, 'cancelled', actor, queue, attempt, finished_at
+  INSERT INTO {schema}.job_events (job_id, kind, actor, queue, attempt, occurred_at, note)
+  SELECT id, 'cancelled', actor, queue, attempt, finished_at, ?::text
   FROM changed
   WHERE status = 'cancelled'
 ),

@@ -11,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** Looks one job up and cancels one job (L8), each in one statement. */
 public final class JobStatements {
@@ -48,14 +49,16 @@ public final class JobStatements {
   /**
    * Cancels a scheduled or pending job, or requests the cancel of a running one; the event row of a
    * cancellation is written by the same statement (B6), and so is the NOTIFY that tells a running
-   * job's worker at once. Runs in auto-commit: one statement.
+   * job's worker at once. Runs in auto-commit: one statement. The event's note names {@code by}
+   * ({@code "cancelled by <by>"}); there is none when {@code by} is null or blank.
    */
-  public CancelResult cancel(Connection c, long id) throws SQLException {
+  public CancelResult cancel(Connection c, long id, @Nullable String by) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.get("cancel"))) {
       ps.setQueryTimeout(timeoutSeconds);
       ps.setLong(1, id);
-      ps.setString(2, workerChannelPrefix);
-      ps.setString(3, wakeChannel);
+      ps.setString(2, note(by));
+      ps.setString(3, workerChannelPrefix);
+      ps.setString(4, wakeChannel);
       try (ResultSet rs = ps.executeQuery()) {
         if (rs.next()) {
           return JobStatus.fromDb(rs.getString(1)) == JobStatus.RUNNING
@@ -65,6 +68,11 @@ public final class JobStatements {
       }
     }
     return exists(c, id) ? CancelResult.ALREADY_FINISHED : CancelResult.NOT_FOUND;
+  }
+
+  /** The note of a single cancel's event: who asked, or none. */
+  static @Nullable String note(@Nullable String by) {
+    return by == null || by.isBlank() ? null : "cancelled by " + by.strip();
   }
 
   private boolean exists(Connection c, long id) throws SQLException {
