@@ -1,0 +1,62 @@
+package io.taskq.faults;
+
+import io.taskq.Actor;
+import io.taskq.JobHandler;
+import io.taskq.JobRequest;
+import io.taskq.RetryPolicy;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The actors of the fault suite, shared by the worker JVMs (which run them) and the producer (which
+ * enqueues for them, so both stamp the same retry policy).
+ *
+ * <p>{@value #WORK}: payload {@code {"sleepMs": n}}. Its handler records the execution (job id,
+ * attempt, worker JVM pid, lease token) in {@code faults.executions} before it sleeps {@code n} ms,
+ * and stamps the record's end when it returns. The retry policy is constant 200 ms with no jitter
+ * and {@value #MAX_ATTEMPTS} attempts, so a reclaimed or failed attempt runs again quickly and the
+ * checker knows the bound.
+ */
+final class FaultActors {
+  /** The one actor the scenarios enqueue for. */
+  static final String WORK = "fault-work";
+
+  /** The bound on attempts the checker holds every job to. */
+  static final int MAX_ATTEMPTS = 10;
+
+  static final RetryPolicy POLICY =
+      RetryPolicy.of(
+          RetryPolicy.Backoff.CONSTANT,
+          Duration.ofMillis(200),
+          Duration.ofMillis(200),
+          0.0,
+          MAX_ATTEMPTS);
+
+  private static final Pattern SLEEP = Pattern.compile("\"sleepMs\"\\s*:\\s*(\\d+)");
+
+  private FaultActors() {}
+
+  static Actor<String> work(JobHandler<String> handler) {
+    return Actor.builder(WORK, io.taskq.PayloadCodec.rawJson(), handler)
+        .retryPolicy(POLICY)
+        .build();
+  }
+
+  /** The actor's definition for a producer (its handler never runs there). */
+  static Actor<String> work() {
+    return work(
+        (json, ctx) -> {
+          throw new IllegalStateException("the producer runs no job");
+        });
+  }
+
+  static JobRequest job(long sleepMs) {
+    return JobRequest.of(WORK, "{\"sleepMs\": " + sleepMs + "}");
+  }
+
+  static long sleepMs(String payload) {
+    Matcher m = SLEEP.matcher(payload);
+    return m.find() ? Long.parseLong(m.group(1)) : 0;
+  }
+}

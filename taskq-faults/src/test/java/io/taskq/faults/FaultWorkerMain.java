@@ -1,0 +1,180 @@
+package io.taskq.faults;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.taskq.JobContext;
+import io.taskq.TaskQ;
+import io.taskq.TaskQConfig;
+import io.taskq.spi.JobListener;
+import java.io.InputStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The main class of a worker JVM ({@link WorkerJvm} starts it): one real TaskQ process, configured
+ * from the {@code TASKQ_*} environment like a deployment, running {@link FaultActors#WORK} and
+ * recording every execution in {@code faults.executions} through a small pool of its own.
+ *
+ * <p>Besides the {@code TASKQ_*} variables: {@code FAULTS_MAINTENANCE} ({@code true} by default;
+ * {@code false} makes a process that never leads) and {@code FAULTS_HARNESS_SCHEMA}. Every
+ * connection carries {@code ApplicationName=faults-worker-<pid>}, so the invariant checker can tie
+ * a backend (and the locks it holds) to this JVM. It prints {@code FAULTS-WORKER READY} once
+ * started, {@code FAULTS-WORKER FENCED <n>} for each fenced write, and stops gracefully on SIGTERM
+ * or when its standard input closes (the test JVM went away), printing {@code FAULTS-WORKER
+ * STOPPED}.
+ */
+public final class FaultWorkerMain {
+  static final String READY = "FAULTS-WORKER READY";
+  static final String STOPPED = "FAULTS-WORKER STOPPED";
+  static final String FENCED = "FAULTS-WORKER FENCED";
+
+  private FaultWorkerMain() {}
+
+  public static void main(String[] args) throws Exception {
+    long pid = ProcessHandle.current().pid();
+    Map<String, String> env = new HashMap<>(System.getenv());
+    String url = env.get("TASKQ_DATABASE_URL");
+    if (url == null) {
+      throw new IllegalStateException("TASKQ_DATABASE_URL is not set");
+    }
+    String named = withApplicationName(url, "faults-worker-" + pid);
+    env.put("TASKQ_DATABASE_URL", named);
+    if (env.containsKey("TASKQ_DATABASE_DIRECT_URL")) {
+      env.put(
+          "TASKQ_DATABASE_DIRECT_URL",
+          withApplicationName(env.get("TASKQ_DATABASE_DIRECT_URL"), "faults-worker-" + pid));
+    }
+    boolean maintenance = !"false".equals(env.get("FAULTS_MAINTENANCE"));
+    String harness = env.getOrDefault("FAULTS_HARNESS_SCHEMA", FaultCluster.HARNESS_SCHEMA);
+    TaskQConfig config = TaskQConfig.fromEnv(env);
+
+    HikariConfig pool = new HikariConfig();
+    pool.setJdbcUrl(withSetting(named, "socketTimeout=10"));
+    pool.setMaximumPoolSize(config.workerConcurrency() + 2);
+    pool.setConnectionTimeout(10_000);
+    pool.setPoolName("faults-recorder");
+    HikariDataSource recorderPool = new HikariDataSource(pool);
+    Recorder recorder = new Recorder(recorderPool, harness, config.schemaName().value(), pid);
+
+    TaskQ taskq =
+        TaskQ.builder()
+            .config(config)
+            .maintenance(maintenance)
+            .jobListener(
+                new JobListener() {
+                  @Override
+                  public void writeFenced() {
+                    recorder.fenced();
+                  }
+                })
+            .build();
+    taskq.register(FaultActors.work((json, ctx) -> recorder.run(json, ctx)));
+    taskq.start();
+    recorder.worker = taskq.workerId();
+
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  taskq.close();
+                  recorderPool.close();
+                  System.out.println(STOPPED + " pid=" + pid);
+                  System.out.flush();
+                  stopped.countDown();
+                },
+                "faults-worker-stop"));
+    System.out.println(READY + " pid=" + pid + " worker=" + taskq.workerId());
+    System.out.flush();
+    // The test JVM holds our standard input open; when it goes away, so do we (gracefully).
+    InputStream in = System.in;
+    while (in.read() >= 0) {
+      // nothing is ever sent
+    }
+    System.exit(0);
+  }
+
+  static String withApplicationName(String url, String name) {
+    return withSetting(url, "ApplicationName=" + name);
+  }
+
+  private static String withSetting(String url, String setting) {
+    return url + (url.contains("?") ? "&" : "?") + setting;
+  }
+
+  /** Records executions and fenced writes; every failure to record fails the attempt. */
+  private static final class Recorder {
+    private final HikariDataSource pool;
+    private final String insert;
+    private final String finish;
+    private final String fenced;
+    private final long pid;
+    private final AtomicLong fencedWrites = new AtomicLong();
+    volatile String worker = "";
+
+    Recorder(HikariDataSource pool, String harness, String taskqSchema, long pid) {
+      this.pool = pool;
+      this.pid = pid;
+      String h = quote(harness);
+      this.insert =
+          "INSERT INTO "
+              + h
+              + ".executions (job_id, attempt, pid, worker, lease_token)"
+              + " VALUES (?, ?, ?, ?, (SELECT lease_token FROM "
+              + quote(taskqSchema)
+              + ".jobs WHERE id = ?)) RETURNING id";
+      this.finish = "UPDATE " + h + ".executions SET finished_at = clock_timestamp() WHERE id = ?";
+      this.fenced = "INSERT INTO " + h + ".fenced (pid, worker) VALUES (?, ?)";
+    }
+
+    Object run(String json, JobContext ctx) throws Exception {
+      long sleep = FaultActors.sleepMs(json);
+      long id;
+      try (Connection c = pool.getConnection();
+          PreparedStatement ps = c.prepareStatement(insert)) {
+        ps.setLong(1, ctx.jobId());
+        ps.setInt(2, ctx.attempt());
+        ps.setLong(3, pid);
+        ps.setString(4, worker);
+        ps.setLong(5, ctx.jobId());
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          id = rs.getLong(1);
+        }
+      }
+      if (sleep > 0) {
+        Thread.sleep(sleep);
+        try (Connection c = pool.getConnection();
+            PreparedStatement ps = c.prepareStatement(finish)) {
+          ps.setLong(1, id);
+          ps.executeUpdate();
+        }
+      }
+      return null;
+    }
+
+    void fenced() {
+      long n = fencedWrites.incrementAndGet();
+      System.out.println(FENCED + " " + n);
+      System.out.flush();
+      try (Connection c = pool.getConnection();
+          PreparedStatement ps = c.prepareStatement(fenced)) {
+        ps.setLong(1, pid);
+        ps.setString(2, worker);
+        ps.executeUpdate();
+      } catch (SQLException e) {
+        System.out.println("could not record a fenced write: " + e);
+      }
+    }
+  }
+
+  static String quote(String identifier) {
+    return '"' + identifier.replace("\"", "\"\"") + '"';
+  }
+}
