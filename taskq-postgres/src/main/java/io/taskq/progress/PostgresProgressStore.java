@@ -117,17 +117,7 @@ public final class PostgresProgressStore implements ProgressStore, AutoCloseable
     String statement = sql.get(leaseToken == null ? "report" : "report_fenced");
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement(statement)) {
-      s.setDouble(1, fraction);
-      s.setString(2, message);
-      if (detailJson == null) {
-        s.setNull(3, Types.VARCHAR);
-      } else {
-        s.setString(3, detailJson);
-      }
-      s.setLong(4, jobId);
-      if (leaseToken != null) {
-        s.setLong(5, leaseToken);
-      }
+      bindReport(s, jobId, leaseToken, fraction, message, detailJson);
       try (ResultSet rs = s.executeQuery()) {
         boolean stored = rs.next();
         if (!stored) {
@@ -142,6 +132,28 @@ public final class PostgresProgressStore implements ProgressStore, AutoCloseable
       }
       LOG.warn("progress of job {} dropped: {}", jobId, e.toString());
       return false;
+    }
+  }
+
+  /** The binds of {@code report}, and of {@code report_fenced} when {@code leaseToken} is set. */
+  private static void bindReport(
+      PreparedStatement s,
+      long jobId,
+      @Nullable Long leaseToken,
+      double fraction,
+      String message,
+      @Nullable String detailJson)
+      throws SQLException {
+    s.setDouble(1, fraction);
+    s.setString(2, message);
+    if (detailJson == null) {
+      s.setNull(3, Types.VARCHAR);
+    } else {
+      s.setString(3, detailJson);
+    }
+    s.setLong(4, jobId);
+    if (leaseToken != null) {
+      s.setLong(5, leaseToken);
     }
   }
 
@@ -177,22 +189,27 @@ public final class PostgresProgressStore implements ProgressStore, AutoCloseable
     }
     if (polling == null) {
       cursor = databaseNow();
-      ScheduledExecutorService thread = poller;
-      if (thread == null) {
-        thread =
-            Executors.newSingleThreadScheduledExecutor(
-                task -> {
-                  Thread t = new Thread(task, "taskq-progress-poll-" + schema.value());
-                  t.setDaemon(true);
-                  return t;
-                });
-        poller = thread;
-      }
       long every = pollInterval.toMillis();
-      polling = thread.scheduleWithFixedDelay(this::poll, every, every, TimeUnit.MILLISECONDS);
+      polling = poller().scheduleWithFixedDelay(this::poll, every, every, TimeUnit.MILLISECONDS);
     }
     listeners.add(listener);
     return () -> remove(listener);
+  }
+
+  /** The polling thread, started on the first subscription and kept until close. */
+  private synchronized ScheduledExecutorService poller() {
+    ScheduledExecutorService thread = poller;
+    if (thread == null) {
+      thread =
+          Executors.newSingleThreadScheduledExecutor(
+              task -> {
+                Thread t = new Thread(task, "taskq-progress-poll-" + schema.value());
+                t.setDaemon(true);
+                return t;
+              });
+      poller = thread;
+    }
+    return thread;
   }
 
   private synchronized void remove(Listener listener) {
@@ -240,14 +257,19 @@ public final class PostgresProgressStore implements ProgressStore, AutoCloseable
         pollFailing = false;
       }
     } catch (SQLException | RuntimeException e) {
-      boolean first;
-      synchronized (this) {
-        first = !pollFailing;
-        pollFailing = true;
-      }
-      if (first) {
-        LOG.warn("polling progress of schema {} failed; will retry: {}", schema, e.toString());
-      }
+      pollFailed(e);
+    }
+  }
+
+  /** Logs a failed poll at WARN once, until a poll succeeds again. */
+  private void pollFailed(Exception e) {
+    boolean first;
+    synchronized (this) {
+      first = !pollFailing;
+      pollFailing = true;
+    }
+    if (first) {
+      LOG.warn("polling progress of schema {} failed; will retry: {}", schema, e.toString());
     }
   }
 

@@ -39,49 +39,56 @@ public record JdbcTarget(String url, @Nullable String user, @Nullable String pas
     if (!jdbcUrl.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
       return new JdbcTarget(jdbcUrl, null, null);
     }
+    return withoutUserInfo(jdbcUrl, setting).withoutPasswordParameter();
+  }
+
+  /** The user-info before the host, when there is one, taken out of the URL and decoded. */
+  private static JdbcTarget withoutUserInfo(String jdbcUrl, String setting) {
     int start = PREFIX.length();
     int end = start;
     while (end < jdbcUrl.length() && "/?#".indexOf(jdbcUrl.charAt(end)) < 0) {
       end++;
     }
     int at = jdbcUrl.lastIndexOf('@', end - 1);
-    String user = null;
-    String password = null;
-    String url = jdbcUrl;
-    if (at >= start) {
-      String userInfo = jdbcUrl.substring(start, at);
-      url = jdbcUrl.substring(0, start) + jdbcUrl.substring(at + 1);
-      int colon = userInfo.indexOf(':');
-      user = decode(colon < 0 ? userInfo : userInfo.substring(0, colon), setting, "user");
-      password = colon < 0 ? null : decode(userInfo.substring(colon + 1), setting, "password");
-      if (user.isEmpty()) {
-        throw new IllegalArgumentException(
-            setting
-                + " has user-info without a user name before '@': write"
-                + " jdbc:postgresql://user:password@host/db, or set TASKQ_DATABASE_USER and"
-                + " TASKQ_DATABASE_PASSWORD");
-      }
+    if (at < start) {
+      return new JdbcTarget(jdbcUrl, null, null);
     }
-    // A ?password= parameter leaves the URL too: HikariCP and PgJDBC print the URL in their
-    // DEBUG/FINE lines. PgJDBC reads its value URL-decoded; so does this.
+    String userInfo = jdbcUrl.substring(start, at);
+    int colon = userInfo.indexOf(':');
+    String user = decode(colon < 0 ? userInfo : userInfo.substring(0, colon), setting, "user");
+    String password = colon < 0 ? null : decode(userInfo.substring(colon + 1), setting, "password");
+    if (user.isEmpty()) {
+      throw new IllegalArgumentException(
+          setting
+              + " has user-info without a user name before '@': write"
+              + " jdbc:postgresql://user:password@host/db, or set TASKQ_DATABASE_USER and"
+              + " TASKQ_DATABASE_PASSWORD");
+    }
+    return new JdbcTarget(jdbcUrl.substring(0, start) + jdbcUrl.substring(at + 1), user, password);
+  }
+
+  /**
+   * A {@code ?password=} parameter leaves the URL too: HikariCP and PgJDBC print the URL in their
+   * DEBUG/FINE lines. PgJDBC reads its value URL-decoded; so does this. A password of the user-info
+   * wins over it.
+   */
+  private JdbcTarget withoutPasswordParameter() {
     int query = url.indexOf('?');
-    if (query >= 0) {
-      StringBuilder kept = new StringBuilder();
-      String paramPassword = null;
-      for (String param : url.substring(query + 1).split("&", -1)) {
-        if (param.startsWith("password=")) {
-          paramPassword =
-              URLDecoder.decode(param.substring("password=".length()), StandardCharsets.UTF_8);
-        } else {
-          kept.append(kept.length() == 0 ? "" : "&").append(param);
-        }
-      }
-      url = url.substring(0, query) + (kept.length() == 0 ? "" : "?" + kept);
-      if (password == null) {
-        password = paramPassword;
+    if (query < 0) {
+      return this;
+    }
+    StringBuilder kept = new StringBuilder();
+    String paramPassword = null;
+    for (String param : url.substring(query + 1).split("&", -1)) {
+      if (param.startsWith("password=")) {
+        paramPassword =
+            URLDecoder.decode(param.substring("password=".length()), StandardCharsets.UTF_8);
+      } else {
+        kept.append(kept.length() == 0 ? "" : "&").append(param);
       }
     }
-    return new JdbcTarget(url, user, password);
+    String bare = url.substring(0, query) + (kept.length() == 0 ? "" : "?" + kept);
+    return new JdbcTarget(bare, user, password == null ? paramPassword : password);
   }
 
   /**

@@ -58,65 +58,9 @@ public final class HandlerLauncher implements JobLauncher {
    * @param handlerRan told how long each job kept its handler busy, in nanoseconds
    * @param giveBack releases the lease of a job that could not start
    * @param listener hears each run's start and end; must not throw (guard it)
-   */
-  public HandlerLauncher(
-      Map<String, Actor<?>> actors,
-      Executor executor,
-      int concurrency,
-      InFlight inFlight,
-      Consumer<Completion> completions,
-      Runnable freeSlot,
-      LongConsumer handlerRan,
-      Consumer<RunningJob> giveBack,
-      JobListener listener) {
-    this(
-        actors,
-        executor,
-        concurrency,
-        inFlight,
-        completions,
-        freeSlot,
-        handlerRan,
-        giveBack,
-        listener,
-        null,
-        ProgressSink.NONE);
-  }
-
-  /**
    * @param rateLimits asked before each rate-limited actor's job runs (M5); null when no actor is
    *     rate-limited
    * @param progress where handlers' progress reports go (M5)
-   */
-  public HandlerLauncher(
-      Map<String, Actor<?>> actors,
-      Executor executor,
-      int concurrency,
-      InFlight inFlight,
-      Consumer<Completion> completions,
-      Runnable freeSlot,
-      LongConsumer handlerRan,
-      Consumer<RunningJob> giveBack,
-      JobListener listener,
-      @Nullable RateLimitWait rateLimits,
-      ProgressSink progress) {
-    this(
-        actors,
-        executor,
-        concurrency,
-        inFlight,
-        completions,
-        freeSlot,
-        handlerRan,
-        giveBack,
-        listener,
-        rateLimits,
-        progress,
-        null,
-        null);
-  }
-
-  /**
    * @param timer fires attempt timeouts (A6); null to enforce none
    * @param decisions records handlers' snoozes and discards (A5); null to record them as ordinary
    *     failures

@@ -237,36 +237,44 @@ public final class LeaderElector implements AutoCloseable {
     triedBefore = true;
     try {
       Connection c = openConnection();
-      int pid;
       long sent = nanoTime.getAsLong();
-      try (PreparedStatement ps = c.prepareStatement(sql.get("try_lock"))) {
-        ps.setQueryTimeout(checkTimeoutSeconds);
-        ps.setLong(1, lock.key());
-        try (ResultSet rs = ps.executeQuery()) {
-          rs.next();
-          if (!rs.getBoolean(1)) {
-            return Optional.empty();
-          }
-          pid = rs.getInt(2);
-        }
-      }
-      Leadership won = new Leadership(lock, pid);
-      if (!passBarrier(c, won)) {
+      Optional<Leadership> won = tryLock(c);
+      if (won.isEmpty() || !passBarrier(c, won.get())) {
         return Optional.empty();
       }
-      provenAt = sent;
-      // R6: after a failover, report only once every proof of the previous leader has lapsed.
-      reportFrom = firstTry ? sent : nanoTime.getAsLong() + proofValidNanos;
-      announced = false;
-      term = won;
-      LOG.info("became maintenance leader ({}, backend {})", lock.name(), pid);
-      announceWhenDue();
-      return Optional.of(won);
+      becameLeader(won.get(), sent, firstTry);
+      return won;
     } catch (SQLException e) {
       LOG.debug("could not try the leader lock {}: {}", lock.name(), describe(e));
       closeConnection();
       return Optional.empty();
     }
+  }
+
+  /** One try of the lock on {@code c}; the term it won, or empty when another session holds it. */
+  private Optional<Leadership> tryLock(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.get("try_lock"))) {
+      ps.setQueryTimeout(checkTimeoutSeconds);
+      ps.setLong(1, lock.key());
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        if (!rs.getBoolean(1)) {
+          return Optional.empty();
+        }
+        return Optional.of(new Leadership(lock, rs.getInt(2)));
+      }
+    }
+  }
+
+  /** The lock (asked for at {@code sent}) is won and the barrier passed: the term starts. */
+  private void becameLeader(Leadership won, long sent, boolean firstTry) {
+    provenAt = sent;
+    // R6: after a failover, report only once every proof of the previous leader has lapsed.
+    reportFrom = firstTry ? sent : nanoTime.getAsLong() + proofValidNanos;
+    announced = false;
+    term = won;
+    LOG.info("became maintenance leader ({}, backend {})", lock.name(), won.backendPid());
+    announceWhenDue();
   }
 
   /**

@@ -159,14 +159,19 @@ public final class Heartbeat {
       s.setArray(7, c.createArrayOf("bigint", tokens));
       s.setLong(8, leaseMillis);
       s.setString(9, identity.id());
-      Map<Long, Boolean> renewed = new HashMap<>();
       try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          renewed.put(rs.getLong("lease_token"), rs.getBoolean("cancel_requested"));
-        }
+        return renewed(rs);
       }
-      return renewed;
     }
+  }
+
+  /** The lease tokens renewed, each with whether its job was asked to cancel. */
+  private static Map<Long, Boolean> renewed(ResultSet rs) throws SQLException {
+    Map<Long, Boolean> renewed = new HashMap<>();
+    while (rs.next()) {
+      renewed.put(rs.getLong("lease_token"), rs.getBoolean("cancel_requested"));
+    }
+    return renewed;
   }
 
   private void lost(RunningJob job) {

@@ -73,17 +73,21 @@ public final class LeaseRelease {
       }
       return released.size();
     } catch (SQLException e) {
-      failures.incrementAndGet();
-      LOG.warn(
-          "releasing {} leases failed (SQLSTATE {}); they will lapse and the jobs be"
-              + " reclaimed by the lease sweep: {}",
-          jobs.size(),
-          SqlErrors.state(e),
-          e.toString());
+      failed(jobs.size(), e);
       return 0;
     } finally {
       jobs.forEach(inFlight::remove);
     }
+  }
+
+  private void failed(int jobs, SQLException e) {
+    failures.incrementAndGet();
+    LOG.warn(
+        "releasing {} leases failed (SQLSTATE {}); they will lapse and the jobs be"
+            + " reclaimed by the lease sweep: {}",
+        jobs,
+        SqlErrors.state(e),
+        e.toString());
   }
 
   /** Releases that failed so far (their leases lapse instead). */

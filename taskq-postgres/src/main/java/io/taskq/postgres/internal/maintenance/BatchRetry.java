@@ -68,24 +68,32 @@ final class BatchRetry {
       } catch (FenceRefusedException e) {
         throw e;
       } catch (SQLException e) {
-        if (!isTransient(e)) {
-          throw new SweepFailedException(sweepName, n, false, e);
-        }
-        if (n >= attempts) {
-          throw new SweepFailedException(sweepName, n, true, e);
-        }
-        Duration backoff = backoff(n);
-        LOG.info(
-            "sweep {} batch attempt {} of {} failed ({}, SQLSTATE {}); retrying in {} ms",
-            sweepName,
-            n,
-            attempts,
-            e.getMessage(),
-            e.getSQLState(),
-            backoff.toMillis());
-        pause(sweepName, n, backoff, e);
+        backOffOrFail(sweepName, n, e);
       }
     }
+  }
+
+  /**
+   * After attempt {@code n} failed with {@code e}: waits out the backoff before the next attempt,
+   * or fails the batch when {@code e} is not transient or the attempts are used up.
+   */
+  private void backOffOrFail(String sweepName, int n, SQLException e) throws SweepFailedException {
+    if (!isTransient(e)) {
+      throw new SweepFailedException(sweepName, n, false, e);
+    }
+    if (n >= attempts) {
+      throw new SweepFailedException(sweepName, n, true, e);
+    }
+    Duration backoff = backoff(n);
+    LOG.info(
+        "sweep {} batch attempt {} of {} failed ({}, SQLSTATE {}); retrying in {} ms",
+        sweepName,
+        n,
+        attempts,
+        e.getMessage(),
+        e.getSQLState(),
+        backoff.toMillis());
+    pause(sweepName, n, backoff, e);
   }
 
   private void pause(String sweepName, int n, Duration backoff, SQLException cause)

@@ -12,7 +12,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -34,9 +33,6 @@ final class SweepHealthTable {
   private static final Logger LOG = LoggerFactory.getLogger(SweepHealthTable.class);
   static final int MAX_ERROR_CLASS = 200;
   static final int MAX_ERROR_MESSAGE = 300;
-  private static final Map<String, String> CATALOG_IDS =
-      Arrays.stream(SweepCatalog.values())
-          .collect(Collectors.toMap(SweepCatalog::sweepName, SweepCatalog::id, (a, b) -> a));
 
   private final DataSource dataSource;
   private final String sql;
@@ -81,7 +77,7 @@ final class SweepHealthTable {
     if (sweeps.isEmpty()) {
       return;
     }
-    Columns columns = columns(sweeps);
+    SweepHealthColumns columns = columns(sweeps);
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps = c.prepareStatement(sql)) {
       ps.setQueryTimeout(timeoutSeconds);
@@ -100,11 +96,11 @@ final class SweepHealthTable {
   }
 
   /** The rows of {@code sweeps} as the statement's array binds, with each one's stall verdict. */
-  private Columns columns(List<SweepRunner> sweeps) {
+  private SweepHealthColumns columns(List<SweepRunner> sweeps) {
     Map<String, MaintenanceHealth.SweepState> states =
         health.report().sweeps().stream()
             .collect(Collectors.toMap(MaintenanceHealth.SweepState::name, s -> s, (a, b) -> a));
-    Columns columns = new Columns(sweeps.size());
+    SweepHealthColumns columns = new SweepHealthColumns(sweeps.size());
     Instant now = clock.instant();
     for (int i = 0; i < sweeps.size(); i++) {
       Row row = sweeps.get(i).health();
@@ -132,78 +128,6 @@ final class SweepHealthTable {
     }
   }
 
-  /** One array per column of the upsert, a sweep per index, bound in the statement's order. */
-  private static final class Columns {
-    final String[] names;
-    final String[] ids;
-    final String[] tiers;
-    final Integer[] sizes;
-    final Integer[] configured;
-    final Long[] runAges;
-    final Long[] successAges;
-    final Long[] errorAges;
-    final String[] errorClasses;
-    final String[] errorMessages;
-    final Integer[] failures;
-    final Boolean[] stalled;
-    final String[] reasons;
-    final Long[] expected;
-
-    Columns(int n) {
-      names = new String[n];
-      ids = new String[n];
-      tiers = new String[n];
-      sizes = new Integer[n];
-      configured = new Integer[n];
-      runAges = new Long[n];
-      successAges = new Long[n];
-      errorAges = new Long[n];
-      errorClasses = new String[n];
-      errorMessages = new String[n];
-      failures = new Integer[n];
-      stalled = new Boolean[n];
-      reasons = new String[n];
-      expected = new Long[n];
-    }
-
-    /** Fills index {@code i} from {@code row}; a null {@code reason} means not stalled. */
-    void set(int i, Row row, Instant now, @Nullable String reason, Duration expectedPeriod) {
-      names[i] = row.name();
-      ids[i] = CATALOG_IDS.get(row.name());
-      tiers[i] = row.tier();
-      sizes[i] = row.batchSize();
-      configured[i] = row.configured();
-      runAges[i] = ageMillis(now, row.lastRunAt());
-      successAges[i] = ageMillis(now, row.lastSuccessAt());
-      errorAges[i] = ageMillis(now, row.lastErrorAt());
-      errorClasses[i] = row.errorClass();
-      errorMessages[i] = row.errorMessage();
-      failures[i] = row.consecutiveFailures();
-      stalled[i] = reason != null;
-      reasons[i] = reason;
-      expected[i] = expectedPeriod.toMillis();
-    }
-
-    /** Binds the arrays from parameter {@code first} on. */
-    void bind(Connection c, PreparedStatement ps, int first) throws SQLException {
-      int p = first;
-      ps.setArray(p++, c.createArrayOf("text", names));
-      ps.setArray(p++, c.createArrayOf("text", ids));
-      ps.setArray(p++, c.createArrayOf("text", tiers));
-      ps.setArray(p++, c.createArrayOf("int4", sizes));
-      ps.setArray(p++, c.createArrayOf("int4", configured));
-      for (Long[] ages : List.of(runAges, successAges, errorAges)) {
-        ps.setArray(p++, c.createArrayOf("int8", ages));
-      }
-      ps.setArray(p++, c.createArrayOf("text", errorClasses));
-      ps.setArray(p++, c.createArrayOf("text", errorMessages));
-      ps.setArray(p++, c.createArrayOf("int4", failures));
-      ps.setArray(p++, c.createArrayOf("bool", stalled));
-      ps.setArray(p++, c.createArrayOf("text", reasons));
-      ps.setArray(p, c.createArrayOf("int8", expected));
-    }
-  }
-
   private String leader() {
     String value = leader;
     if (value == null) {
@@ -220,10 +144,6 @@ final class SweepHealthTable {
       String env = System.getenv("HOSTNAME");
       return env == null || env.isBlank() ? "unknown" : env;
     }
-  }
-
-  private static @Nullable Long ageMillis(Instant now, @Nullable Instant at) {
-    return at == null ? null : Math.max(0, Duration.between(at, now).toMillis());
   }
 
   /**

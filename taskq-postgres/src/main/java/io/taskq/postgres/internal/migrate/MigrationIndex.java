@@ -51,23 +51,33 @@ public final class MigrationIndex {
       if (line.isEmpty() || line.startsWith("#")) {
         continue;
       }
-      Matcher m = FILE.matcher(line);
-      if (!m.matches()) {
-        throw new IllegalStateException(
-            index + " line " + (i + 1) + ": '" + line + "' is not named V{NNN}__{name}.sql");
-      }
-      int version = Integer.parseInt(m.group(1));
-      if (!found.isEmpty() && version <= found.get(found.size() - 1).version()) {
-        throw new IllegalStateException(
-            index + " line " + (i + 1) + ": version " + version + " does not follow the previous");
-      }
-      String text = normalise(NamedStatements.read(directory + "/" + line));
-      found.add(new Migration(version, m.group(2), sha256(text), text));
+      found.add(migration(directory, index + " line " + (i + 1), line, found));
     }
     if (found.isEmpty()) {
       throw new IllegalStateException(index + " names no migration");
     }
     return new MigrationIndex(directory, List.copyOf(found));
+  }
+
+  /**
+   * The migration an index line names, read from {@code directory}.
+   *
+   * @param where the index and line, named in errors
+   * @param before the migrations of the lines before it, in order
+   */
+  private static Migration migration(
+      String directory, String where, String line, List<Migration> before) {
+    Matcher m = FILE.matcher(line);
+    if (!m.matches()) {
+      throw new IllegalStateException(where + ": '" + line + "' is not named V{NNN}__{name}.sql");
+    }
+    int version = Integer.parseInt(m.group(1));
+    if (!before.isEmpty() && version <= before.get(before.size() - 1).version()) {
+      throw new IllegalStateException(
+          where + ": version " + version + " does not follow the previous");
+    }
+    String text = normalise(NamedStatements.read(directory + "/" + line));
+    return new Migration(version, m.group(2), sha256(text), text);
   }
 
   /** Every migration, in version order. */

@@ -35,35 +35,30 @@ final class MigrationPlan {
       if (r == null) {
         pending.add(m);
       } else if (!r.checksum().equals(m.checksum())) {
-        throw new SchemaMigrationException(
-            "migration "
-                + m.fileName()
-                + " was applied to schema "
-                + schema.quoted()
-                + " with checksum "
-                + r.checksum()
-                + ", but this TaskQ ships it with checksum "
-                + m.checksum()
-                + ": a shipped migration must never change; restore the original file");
+        throw changed(m, r);
       }
     }
     return List.copyOf(pending);
+  }
+
+  private SchemaMigrationException changed(Migration m, Recorded r) {
+    return new SchemaMigrationException(
+        "migration "
+            + m.fileName()
+            + " was applied to schema "
+            + schema.quoted()
+            + " with checksum "
+            + r.checksum()
+            + ", but this TaskQ ships it with checksum "
+            + m.checksum()
+            + ": a shipped migration must never change; restore the original file");
   }
 
   private void refuseNewer(Map<Integer, Recorded> recorded) {
     int latest = index.latestVersion();
     for (Recorded r : recorded.values()) {
       if (r.version() > latest) {
-        throw new SchemaMigrationException(
-            "schema "
-                + schema.quoted()
-                + " is at migration version "
-                + maxVersion(recorded)
-                + ", newer than this TaskQ's latest migration version "
-                + latest
-                + ": run a TaskQ release that knows version "
-                + maxVersion(recorded)
-                + " (refusing to run old code against a newer schema)");
+        throw newer(maxVersion(recorded), latest);
       }
       if (index.migrations().stream().noneMatch(m -> m.version() == r.version())) {
         throw new SchemaMigrationException(
@@ -76,6 +71,19 @@ final class MigrationPlan {
                 + ") which this TaskQ does not ship");
       }
     }
+  }
+
+  private SchemaMigrationException newer(int version, int latest) {
+    return new SchemaMigrationException(
+        "schema "
+            + schema.quoted()
+            + " is at migration version "
+            + version
+            + ", newer than this TaskQ's latest migration version "
+            + latest
+            + ": run a TaskQ release that knows version "
+            + version
+            + " (refusing to run old code against a newer schema)");
   }
 
   private static int maxVersion(Map<Integer, Recorded> recorded) {

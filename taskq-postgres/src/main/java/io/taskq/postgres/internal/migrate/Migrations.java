@@ -231,12 +231,7 @@ public final class Migrations {
       try (Statement s = c.createStatement()) {
         s.execute(NamedStatements.substitute(m.text(), schema));
       }
-      try (PreparedStatement ps = c.prepareStatement(sql.get("record"))) {
-        ps.setInt(1, m.version());
-        ps.setString(2, m.name());
-        ps.setString(3, m.checksum());
-        ps.executeUpdate();
-      }
+      record(c, sql, m);
       c.commit();
     } catch (SQLException e) {
       rollbackQuietly(c);
@@ -250,6 +245,16 @@ public final class Migrations {
           e);
     } finally {
       c.setAutoCommit(true);
+    }
+  }
+
+  /** Records {@code m} as applied, in the transaction that applied it. */
+  private static void record(Connection c, NamedStatements sql, Migration m) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.get("record"))) {
+      ps.setInt(1, m.version());
+      ps.setString(2, m.name());
+      ps.setString(3, m.checksum());
+      ps.executeUpdate();
     }
   }
 

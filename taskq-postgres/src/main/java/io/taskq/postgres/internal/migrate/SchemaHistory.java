@@ -73,19 +73,23 @@ final class SchemaHistory {
                     a.version(), new MigrationPlan.Recorded(a.version(), a.name(), a.checksum())));
     new MigrationPlan(index, schema).pending(recorded);
     if (!status.pending().isEmpty()) {
-      throw new SchemaMigrationException(
-          "schema "
-              + schema.quoted()
-              + " is at migration version "
-              + status.currentVersion()
-              + " of "
-              + status.latestVersion()
-              + "; pending: "
-              + String.join(", ", status.pending())
-              + " (apply them with `taskq migrate`, taskq.migrations().apply() or"
-              + " TASKQ_MIGRATE=apply, as a role that may create tables)");
+      throw pending(status);
     }
     return status;
+  }
+
+  private SchemaMigrationException pending(SchemaStatus status) {
+    return new SchemaMigrationException(
+        "schema "
+            + schema.quoted()
+            + " is at migration version "
+            + status.currentVersion()
+            + " of "
+            + status.latestVersion()
+            + "; pending: "
+            + String.join(", ", status.pending())
+            + " (apply them with `taskq migrate`, taskq.migrations().apply() or"
+            + " TASKQ_MIGRATE=apply, as a role that may create tables)");
   }
 
   private List<AppliedMigration> read(Connection c) throws SQLException {

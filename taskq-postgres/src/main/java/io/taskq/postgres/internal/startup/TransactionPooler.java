@@ -67,19 +67,25 @@ public final class TransactionPooler {
         if (other == first) {
           return new Seen(OptionalLong.of(first), threshold);
         }
-        a.setNetworkTimeout(timeouts, SECOND_ASK_MILLIS);
-        long again;
-        try {
-          again = pid(a);
-        } catch (SQLException e) {
-          // A waited for a backend while B held one: its session lost its own.
-          return new Seen(OptionalLong.of(first), threshold);
-        }
-        return again == first ? new Seen(OptionalLong.empty(), threshold) : moved(first, threshold);
+        return askAgain(a, first, threshold, timeouts);
       } finally {
         rollbackQuietly(b);
       }
     }
+  }
+
+  /** B holds a backend of its own: asks A again whether it still has {@code first}. */
+  private static Seen askAgain(Connection a, long first, int threshold, Executor timeouts)
+      throws SQLException {
+    a.setNetworkTimeout(timeouts, SECOND_ASK_MILLIS);
+    long again;
+    try {
+      again = pid(a);
+    } catch (SQLException e) {
+      // A waited for a backend while B held one: its session lost its own.
+      return new Seen(OptionalLong.of(first), threshold);
+    }
+    return again == first ? new Seen(OptionalLong.empty(), threshold) : moved(first, threshold);
   }
 
   private static Seen moved(long first, int threshold) {

@@ -65,7 +65,11 @@ class HandlerLauncherTest {
         freed::incrementAndGet,
         nanos -> {},
         job -> {},
-        JobListener.NONE);
+        JobListener.NONE,
+        null,
+        ProgressSink.NONE,
+        null,
+        null);
   }
 
   private static ClaimedJob claim(long id) {
