@@ -103,40 +103,9 @@ public final class CronExpression {
    */
   public static CronExpression parse(String expression) {
     Objects.requireNonNull(expression, "cron expression");
-    if (expression.indexOf('\0') >= 0) {
-      throw new IllegalArgumentException(
-          "cron expression contains a NUL character (U+0000) at index " + expression.indexOf('\0'));
-    }
-    if (expression.length() > MAX_CHARS) {
-      throw new IllegalArgumentException(
-          "cron expression must be at most "
-              + MAX_CHARS
-              + " characters, was "
-              + expression.length());
-    }
+    checkText(expression);
     String trimmed = expression.trim();
-    String expanded = trimmed;
-    if (trimmed.startsWith("@")) {
-      String macro = MACROS.get(trimmed.toLowerCase(Locale.ROOT));
-      if (macro == null) {
-        throw new IllegalArgumentException(
-            "cron expression '"
-                + trimmed
-                + "': unknown shorthand; use one of @yearly, @annually, @monthly, @weekly,"
-                + " @daily, @midnight, @hourly");
-      }
-      expanded = macro;
-    }
-    String[] fields = expanded.isEmpty() ? new String[0] : expanded.split("\\s+");
-    if (fields.length != 5 && fields.length != 6) {
-      throw new IllegalArgumentException(
-          "cron expression '"
-              + trimmed
-              + "' has "
-              + fields.length
-              + " fields; expected 5 (minute hour day-of-month month day-of-week) or 6 (second"
-              + " first)");
-    }
+    String[] fields = fields(trimmed);
     CronExpression parsed;
     try {
       parsed = new CronExpression(trimmed, fields);
@@ -149,6 +118,49 @@ public final class CronExpression {
           "cron expression '" + trimmed + "' never fires (no such day in any month it names)");
     }
     return parsed;
+  }
+
+  /** Refuses a NUL character and an expression longer than {@value #MAX_CHARS} characters. */
+  private static void checkText(String expression) {
+    if (expression.indexOf('\0') >= 0) {
+      throw new IllegalArgumentException(
+          "cron expression contains a NUL character (U+0000) at index " + expression.indexOf('\0'));
+    }
+    if (expression.length() > MAX_CHARS) {
+      throw new IllegalArgumentException(
+          "cron expression must be at most "
+              + MAX_CHARS
+              + " characters, was "
+              + expression.length());
+    }
+  }
+
+  /** The fields of {@code trimmed}, a shorthand ({@code @daily}) expanded first. */
+  private static String[] fields(String trimmed) {
+    String expanded = trimmed.startsWith("@") ? macro(trimmed) : trimmed;
+    String[] fields = expanded.isEmpty() ? new String[0] : expanded.split("\\s+");
+    if (fields.length != 5 && fields.length != 6) {
+      throw new IllegalArgumentException(
+          "cron expression '"
+              + trimmed
+              + "' has "
+              + fields.length
+              + " fields; expected 5 (minute hour day-of-month month day-of-week) or 6 (second"
+              + " first)");
+    }
+    return fields;
+  }
+
+  private static String macro(String trimmed) {
+    String macro = MACROS.get(trimmed.toLowerCase(Locale.ROOT));
+    if (macro == null) {
+      throw new IllegalArgumentException(
+          "cron expression '"
+              + trimmed
+              + "': unknown shorthand; use one of @yearly, @annually, @monthly, @weekly,"
+              + " @daily, @midnight, @hourly");
+    }
+    return macro;
   }
 
   /** {@return the expression as given (trimmed)} */
@@ -332,39 +344,44 @@ public final class CronExpression {
         throw new IllegalArgumentException(kind.label + " step must be at least 1, was " + step);
       }
     }
-    int from;
-    int to;
-    if (range.equals("*") || (range.equals("?") && isDayField(kind))) {
-      from = kind.min;
-      to = kind == Field.DAY_OF_WEEK ? 6 : kind.max;
-    } else {
-      int dash = range.indexOf('-');
-      if (dash > 0) {
-        from = value(range.substring(0, dash), kind);
-        to = value(range.substring(dash + 1), kind);
-        if (from > to) {
-          throw new IllegalArgumentException(
-              kind.label
-                  + " range '"
-                  + range
-                  + "' runs backwards; write it as two ranges, e.g. '"
-                  + from
-                  + "-"
-                  + kind.max
-                  + ","
-                  + kind.min
-                  + "-"
-                  + to
-                  + "'");
-        }
-      } else {
-        from = value(range, kind);
-        to = slash >= 0 ? (kind == Field.DAY_OF_WEEK ? 6 : kind.max) : from;
-      }
-    }
-    for (int v = from; v <= to; v += step) {
+    int[] span = span(range, kind, slash >= 0);
+    for (int v = span[0]; v <= span[1]; v += step) {
       bits.set(v);
     }
+  }
+
+  /**
+   * The first and last value of {@code range} ({@code *}, {@code a-b} or {@code a}); a single value
+   * with a step ({@code a/n}) runs to the field's last value.
+   */
+  private static int[] span(String range, Field kind, boolean stepped) {
+    int last = kind == Field.DAY_OF_WEEK ? 6 : kind.max;
+    if (range.equals("*") || (range.equals("?") && isDayField(kind))) {
+      return new int[] {kind.min, last};
+    }
+    int dash = range.indexOf('-');
+    if (dash <= 0) {
+      int from = value(range, kind);
+      return new int[] {from, stepped ? last : from};
+    }
+    int from = value(range.substring(0, dash), kind);
+    int to = value(range.substring(dash + 1), kind);
+    if (from > to) {
+      throw new IllegalArgumentException(
+          kind.label
+              + " range '"
+              + range
+              + "' runs backwards; write it as two ranges, e.g. '"
+              + from
+              + "-"
+              + kind.max
+              + ","
+              + kind.min
+              + "-"
+              + to
+              + "'");
+    }
+    return new int[] {from, to};
   }
 
   private static boolean isDayField(Field kind) {
