@@ -1,9 +1,7 @@
 package io.taskq.testing;
 
-import io.lettuce.core.RedisURI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,8 +25,8 @@ record TestServers(String jdbcUrl, String redisUrl) {
   static final String LOCAL_JDBC_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
   static final String LOCAL_REDIS_URL = "redis://127.0.0.1:6379";
 
-  private static final Lazy POSTGRES_URL = new Lazy(Server.POSTGRES, LOCAL_JDBC_URL);
-  private static final Lazy REDIS_URL = new Lazy(Server.REDIS, LOCAL_REDIS_URL);
+  private static final Lazy POSTGRES_URL = new Lazy(TestServer.POSTGRES, LOCAL_JDBC_URL);
+  private static final Lazy REDIS_URL = new Lazy(TestServer.REDIS, LOCAL_REDIS_URL);
 
   /**
    * The PostgreSQL for this JVM: discovered on first use, then the same answer (or error) forever.
@@ -47,12 +45,12 @@ record TestServers(String jdbcUrl, String redisUrl) {
 
   /** One server's URL, found once. */
   private static final class Lazy {
-    private final Server server;
+    private final TestServer server;
     private final String localUrl;
     private @Nullable String url;
     private @Nullable String failure;
 
-    Lazy(Server server, String localUrl) {
+    Lazy(TestServer server, String localUrl) {
       this.server = server;
       this.localUrl = localUrl;
     }
@@ -82,7 +80,7 @@ record TestServers(String jdbcUrl, String redisUrl) {
   }
 
   private static String discover(
-      Server server, Settings settings, String localUrl, ContainerFallback containers) {
+      TestServer server, Settings settings, String localUrl, ContainerFallback containers) {
     List<String> problems = new ArrayList<>();
     String url = find(server, settings, localUrl, containers, problems);
     if (url == null) {
@@ -106,8 +104,8 @@ record TestServers(String jdbcUrl, String redisUrl) {
    */
   static TestServers discover(Settings settings, TestServers local, ContainerFallback containers) {
     List<String> problems = new ArrayList<>();
-    String jdbc = find(Server.POSTGRES, settings, local.jdbcUrl, containers, problems);
-    String redis = find(Server.REDIS, settings, local.redisUrl, containers, problems);
+    String jdbc = find(TestServer.POSTGRES, settings, local.jdbcUrl, containers, problems);
+    String redis = find(TestServer.REDIS, settings, local.redisUrl, containers, problems);
     if (jdbc == null || redis == null) {
       throw new IllegalStateException(
           "TaskQ tests run against a real PostgreSQL and a real Redis (D4), and "
@@ -118,28 +116,14 @@ record TestServers(String jdbcUrl, String redisUrl) {
   }
 
   private static @Nullable String find(
-      Server server,
+      TestServer server,
       Settings settings,
       String localUrl,
       ContainerFallback containers,
       List<String> problems) {
     String explicit = settings.get(server.variable);
     if (explicit != null) {
-      String problem = server.syntaxProblem(explicit);
-      if (problem == null) {
-        problem = server.probe(explicit);
-      }
-      if (problem != null) {
-        problems.add(
-            server.variable
-                + "="
-                + redact(explicit)
-                + " is set but unusable: "
-                + redact(problem)
-                + ". Fix it or unset it");
-        return null;
-      }
-      return explicit;
+      return usable(server, explicit, problems);
     }
     String localProblem = server.probe(localUrl);
     if (localProblem == null) {
@@ -154,68 +138,50 @@ record TestServers(String jdbcUrl, String redisUrl) {
             "Docker answered, but the container did not start: " + ServerProbe.oneLine(e);
       }
     }
-    problems.add(
-        server.label
-            + " is missing: "
-            + server.variable
-            + " is not set; nothing usable answers at "
-            + redact(localUrl)
-            + " ("
-            + redact(localProblem)
-            + "); and the Docker fallback is out: "
-            + dockerProblem
-            + ". Start "
-            + server.label
-            + " on 127.0.0.1, or set "
-            + server.variable);
+    problems.add(missing(server, localUrl, localProblem, dockerProblem));
     return null;
+  }
+
+  /** The URL the variable names when it is usable; else null, with the problem added. */
+  private static @Nullable String usable(
+      TestServer server, String explicit, List<String> problems) {
+    String problem = server.syntaxProblem(explicit);
+    if (problem == null) {
+      problem = server.probe(explicit);
+    }
+    if (problem != null) {
+      problems.add(
+          server.variable
+              + "="
+              + redact(explicit)
+              + " is set but unusable: "
+              + redact(problem)
+              + ". Fix it or unset it");
+      return null;
+    }
+    return explicit;
+  }
+
+  private static String missing(
+      TestServer server, String localUrl, String localProblem, String dockerProblem) {
+    return server.label
+        + " is missing: "
+        + server.variable
+        + " is not set; nothing usable answers at "
+        + redact(localUrl)
+        + " ("
+        + redact(localProblem)
+        + "); and the Docker fallback is out: "
+        + dockerProblem
+        + ". Start "
+        + server.label
+        + " on 127.0.0.1, or set "
+        + server.variable;
   }
 
   /** Drops any password from a URL or message before it is shown. */
   static String redact(String text) {
     return text.replaceAll("(?i)(password=)[^&\\s]*", "$1***")
         .replaceAll("://([^:/@\\s]*):[^@/\\s]*@", "://$1:***@");
-  }
-
-  /** What differs between the two servers. */
-  private enum Server {
-    POSTGRES("PostgreSQL", JDBC_VARIABLE),
-    REDIS("Redis", REDIS_VARIABLE);
-
-    final String label;
-    final String variable;
-
-    Server(String label, String variable) {
-      this.label = label;
-      this.variable = variable;
-    }
-
-    @Nullable String syntaxProblem(String url) {
-      if (this == POSTGRES) {
-        return url.toLowerCase(Locale.ROOT).startsWith("jdbc:postgresql:")
-            ? null
-            : "not a PostgreSQL JDBC URL (it must start with jdbc:postgresql://)";
-      }
-      String lower = url.toLowerCase(Locale.ROOT);
-      if (!lower.startsWith("redis://") && !lower.startsWith("rediss://")) {
-        return "not a Redis URI like redis://host:6379 (it must start with redis:// or rediss://)";
-      }
-      try {
-        RedisURI uri = RedisURI.create(url);
-        return uri.getHost() == null || uri.getHost().isBlank()
-            ? "not a Redis URI like redis://host:6379 (no host)"
-            : null;
-      } catch (RuntimeException e) {
-        return "not a Redis URI like redis://host:6379 (" + ServerProbe.oneLine(e) + ")";
-      }
-    }
-
-    @Nullable String probe(String url) {
-      return this == POSTGRES ? ServerProbe.postgresProblem(url) : ServerProbe.redisProblem(url);
-    }
-
-    String start(ContainerFallback containers) {
-      return this == POSTGRES ? containers.startPostgres() : containers.startRedis();
-    }
   }
 }
