@@ -6,14 +6,6 @@ import io.taskq.TaskQConfig;
 import io.taskq.dashboard.Dashboard;
 import io.taskq.dashboard.DashboardServer;
 import io.taskq.dashboard.DashboardSettings;
-import java.net.CookieManager;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -44,7 +36,6 @@ public final class DashboardRenderBenchmark {
   static final String SCHEMA = "taskq_bench_dashboard";
 
   private static final String TOKEN = "render-benchmark-token-0123456789";
-  private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
   private static final Pattern FIRST_JOB = Pattern.compile("href=\"/taskq/jobs/(\\d+)\"");
 
   private DashboardRenderBenchmark() {}
@@ -60,7 +51,7 @@ public final class DashboardRenderBenchmark {
         Runtime.getRuntime().availableProcessors());
     try (BenchDatabase db = BenchDatabase.open(SchemaName.of(SCHEMA), 8)) {
       long started = System.nanoTime();
-      fill(db, jobs);
+      DashboardRows.fill(db, jobs);
       System.out.printf(
           Locale.ROOT,
           "  %d jobs made, vacuumed and analysed in %.1f s%n",
@@ -79,7 +70,7 @@ public final class DashboardRenderBenchmark {
                 Dashboard.create(taskq, DashboardSettings.builder().token(TOKEN).build()),
                 "127.0.0.1",
                 0)) {
-      Browser browser = new Browser(server.uri());
+      DashboardBrowser browser = new DashboardBrowser(server.uri(), TOKEN);
       browser.signIn();
       Map<String, String> pages = pages(browser);
       System.out.printf(Locale.ROOT, "  %-52s %10s %10s %8s%n", "page", "p50", "p99", "bytes");
@@ -99,7 +90,7 @@ public final class DashboardRenderBenchmark {
   }
 
   /** Renders {@code route} {@code renders} times after a warm-up; prints its p50, p99 and size. */
-  private static void timePage(Browser browser, String name, String route, int renders)
+  private static void timePage(DashboardBrowser browser, String name, String route, int renders)
       throws Exception {
     for (int i = 0; i < 3; i++) {
       browser.get(route); // warm-up: plans cached, classes loaded
@@ -148,7 +139,7 @@ public final class DashboardRenderBenchmark {
   }
 
   /** Every page, with the route it is timed on. */
-  private static Map<String, String> pages(Browser browser) throws Exception {
+  private static Map<String, String> pages(DashboardBrowser browser) throws Exception {
     Map<String, String> pages = new LinkedHashMap<>();
     pages.put("overview", "/");
     pages.put("jobs (newest of all)", "/jobs");
@@ -175,7 +166,7 @@ public final class DashboardRenderBenchmark {
     return pages;
   }
 
-  private static String pageTwenty(Browser browser) throws Exception {
+  private static String pageTwenty(DashboardBrowser browser) throws Exception {
     String route = "/jobs?status=failed";
     Pattern next = Pattern.compile("<a href=\"/taskq([^\"]+)\" id=\"next-page\"");
     for (int i = 1; i < 20; i++) {
@@ -186,103 +177,5 @@ public final class DashboardRenderBenchmark {
       route = m.group(1).replace("&#61;", "=").replace("&amp;", "&");
     }
     return route;
-  }
-
-  /** The rows of {@code SearchPlanTest}'s mix, by one statement per table. */
-  private static void fill(BenchDatabase db, int n) throws SQLException {
-    db.execute(
-        "INSERT INTO "
-            + db.table("jobs")
-            + " (actor, queue, status, payload, labels, run_at, attempt, max_attempts,"
-            + " retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, error_class,"
-            + " error_message, created_at, finished_at)"
-            + " SELECT 'actor-' || (n % 20), 'queue-' || (n % 5), s.status,"
-            + "   jsonb_build_object('order', n, 'note', repeat('x', 100)),"
-            + "   jsonb_build_object('tenant', 't' || (n % 100)),"
-            + "   now() - ("
-            + n
-            + " - n) * interval '100 ms', 1, 3, 'constant', 10, 10, 0,"
-            + "   CASE WHEN s.status = 'failed' THEN 'Error' || (n % 10) END,"
-            + "   CASE WHEN s.status = 'failed' THEN 'boom' END,"
-            + "   now() - ("
-            + n
-            + " - n) * interval '100 ms',"
-            + "   CASE WHEN s.status IN ('succeeded', 'failed', 'cancelled', 'crashed')"
-            + "        THEN now() - ("
-            + n
-            + " - n) * interval '100 ms' + interval '1 s' END"
-            + " FROM generate_series(1, "
-            + n
-            + ") AS n,"
-            + " LATERAL (SELECT CASE WHEN n % 100 < 80 THEN 'succeeded' WHEN n % 100 < 88"
-            + "   THEN 'failed' WHEN n % 100 < 96 THEN 'pending' WHEN n % 100 < 98 THEN 'scheduled'"
-            + "   WHEN n % 100 < 99 THEN 'cancelled' ELSE 'crashed' END AS status) s");
-    db.execute(
-        "INSERT INTO "
-            + db.table("job_attempts")
-            + " (job_id, attempt, outcome, error_class, error_message, error_stack, started_at,"
-            + " finished_at) SELECT id, 1, 'failed', error_class, error_message,"
-            + " 'java.lang.IllegalStateException: boom' || repeat(chr(10) || '\tat x.Y.z(Y.java:1)', 30),"
-            + " finished_at - interval '1 s', finished_at FROM "
-            + db.table("jobs")
-            + " WHERE status = 'failed'");
-    db.execute(
-        "INSERT INTO "
-            + db.table("job_events")
-            + " (job_id, kind, actor, queue, attempt, disposition, error_class, error_message,"
-            + " occurred_at) SELECT id, 'failed', actor, queue, 1, 'failed', error_class,"
-            + " error_message, finished_at FROM "
-            + db.table("jobs")
-            + " WHERE status = 'failed'");
-    db.execute("VACUUM (ANALYZE) " + db.table("jobs"));
-    db.analyze("job_attempts", "job_events");
-  }
-
-  /** One signed-in "browser": a cookie jar, same-origin form posts. */
-  private static final class Browser {
-    private final HttpClient client =
-        HttpClient.newBuilder()
-            .cookieHandler(new CookieManager())
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
-    private final URI base;
-
-    Browser(URI base) {
-      this.base = base;
-    }
-
-    String get(String route) throws Exception {
-      HttpResponse<String> r =
-          client.send(
-              HttpRequest.newBuilder(base.resolve(route.substring(1))).GET().build(),
-              HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() != 200) {
-        throw new IllegalStateException(route + " answered " + r.statusCode() + ": " + r.body());
-      }
-      return r.body();
-    }
-
-    void signIn() throws Exception {
-      Matcher m = CSRF.matcher(get("/login"));
-      if (!m.find()) {
-        throw new IllegalStateException("no CSRF token on the sign-in page");
-      }
-      String form =
-          "csrf="
-              + URLEncoder.encode(m.group(1), StandardCharsets.UTF_8)
-              + "&token="
-              + URLEncoder.encode(TOKEN, StandardCharsets.UTF_8);
-      HttpResponse<String> r =
-          client.send(
-              HttpRequest.newBuilder(base.resolve("login"))
-                  .header("Content-Type", "application/x-www-form-urlencoded")
-                  .header("Origin", base.getScheme() + "://" + base.getRawAuthority())
-                  .POST(HttpRequest.BodyPublishers.ofString(form))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() != 303) {
-        throw new IllegalStateException("sign-in answered " + r.statusCode());
-      }
-    }
   }
 }
