@@ -32,6 +32,8 @@ import org.jspecify.annotations.Nullable;
  * @param labels the labels, sorted by key
  * @param attempt attempts started so far
  * @param retryPolicy the policy stamped at enqueue (L3), with {@code maxAttempts}
+ * @param snoozes how many times its handlers snoozed it (A5): free snoozes and those past the
+ *     actor's {@code maxSnoozes} that counted as attempts alike
  * @param resultJson the handler's result until it expires (L5), else {@code null}
  * @param cancelRequestedAt when a cancel was requested while the job ran (L8)
  * @param concurrencyKey the key its concurrency cap counts it under (L7), else {@code null}
@@ -48,6 +50,7 @@ public record JobInfo(
     Instant runAt,
     int attempt,
     RetryPolicy retryPolicy,
+    int snoozes,
     @Nullable Instant deadlineAt,
     @Nullable String lockedBy,
     @Nullable Instant lockExpiresAt,
@@ -95,6 +98,8 @@ public record JobInfo(
    *     space after ':' and ','), equal as JSON to what was enqueued
    * @param resultJson the handler's result until it expires (L5), else {@code null}
    * @param retryPolicy the policy stamped at enqueue (L3), with {@code maxAttempts}
+   * @param snoozes how many times its handlers snoozed it (A5): free snoozes and those past the
+   *     actor's {@code maxSnoozes} that counted as attempts alike
    */
   public JobInfo {
     labels = Collections.unmodifiableMap(new TreeMap<>(labels));

@@ -102,6 +102,38 @@ class HandlerDecisionsTest {
   }
 
   @Test
+  void theSnoozesUsed_showInTheJobsInfoAndDetail(TestServices services) throws Exception {
+    TestDb db = TestDb.of(services);
+    long snoozer = db.enqueueOne("twice", attempts(3));
+    AtomicInteger runs = new AtomicInteger();
+    try (TaskQ taskq = db.taskq()) {
+      taskq.register(
+          Actor.rawJson(
+              "twice",
+              (json, ctx) -> {
+                if (ctx.jobId() == snoozer && runs.incrementAndGet() <= 2) {
+                  throw new SnoozeException(Duration.ZERO);
+                }
+                return null;
+              }));
+      long plain = taskq.jobs().enqueue(JobRequest.builder("twice").build());
+      taskq.start();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () -> db.status(snoozer).equals("succeeded") && db.status(plain).equals("succeeded"));
+
+      JobInfo info = taskq.jobs().find(snoozer).orElseThrow();
+      assertThat(info.snoozes()).isEqualTo(2);
+      assertThat(info.attempt()).as("the two snoozes were free").isEqualTo(1);
+      assertThat(taskq.operations().detail(snoozer).orElseThrow().job().snoozes()).isEqualTo(2);
+      assertThat(taskq.jobs().find(plain).orElseThrow().snoozes())
+          .as("a job never snoozed")
+          .isZero();
+    }
+  }
+
+  @Test
   void pastTheActorsBound_aSnoozeCountsAsAnAttempt(TestServices services) throws Exception {
     TestDb db = TestDb.of(services);
     long id = db.enqueueOne("poller", attempts(5));

@@ -43,13 +43,14 @@ final class JobsShowCommand extends BaseCommand {
     JobInfo j = d.job();
     session.out.printf(
         Locale.ROOT,
-        "job %d  %s  actor %s  queue %s  attempt %d/%d%s%n",
+        "job %d  %s  actor %s  queue %s  attempt %d/%d  snoozes %d%s%n",
         j.id(),
         j.status().dbValue(),
         j.actor(),
         j.queue(),
         j.attempt(),
         j.maxAttempts(),
+        j.snoozes(),
         j.archived() ? "  (archived)" : "");
     session.out.println("created  " + j.createdAt() + "   run at " + j.runAt());
     session.out.println("payload  " + j.payloadJson());
@@ -94,6 +95,7 @@ final class JobsShowCommand extends BaseCommand {
     m.put("status", j.status().dbValue());
     m.put("attempt", j.attempt());
     m.put("max_attempts", j.maxAttempts());
+    m.put("snoozes", j.snoozes());
     m.put("payload", j.payloadJson());
     m.put("labels", j.labels());
     m.put("result", j.resultJson());

@@ -163,6 +163,31 @@ class TaskQCliTest {
     assertThat(events(s, "cancelled", "cancelled by ops-frank")).isEqualTo(1);
   }
 
+  @Test
+  @Order(3)
+  @Tag("A5")
+  @Tag("A8")
+  void jobsShow_saysHowManySnoozesTheJobUsed(TestServices s) throws Exception {
+    long id;
+    try (Connection c = s.dataSource().getConnection();
+        Statement st = c.createStatement();
+        var rs =
+            st.executeQuery(
+                "INSERT INTO \""
+                    + s.schema()
+                    + "\".jobs (actor, queue, status, payload, run_at, max_attempts,"
+                    + " retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, snoozes) VALUES"
+                    + " ('poll', 'polls', 'scheduled', '{}', now() + interval '1 hour', 3,"
+                    + " 'constant', 10, 10, 0, 2) RETURNING id")) {
+      rs.next();
+      id = rs.getLong(1);
+    }
+    Run show = cli(s, "jobs", "show", Long.toString(id));
+    assertThat(show.code()).as(show.err()).isZero();
+    assertThat(show.out()).contains("attempt 0/3  snoozes 2");
+    assertThat(cli(s, "jobs", "show", Long.toString(id), "--json").out()).contains("\"snoozes\":2");
+  }
+
   private static long events(TestServices s, String kind, String note) throws Exception {
     try (Connection c = s.dataSource().getConnection();
         var ps =

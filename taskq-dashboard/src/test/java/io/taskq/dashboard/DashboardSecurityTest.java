@@ -255,6 +255,26 @@ class DashboardSecurityTest {
   }
 
   @Test
+  @Tag("A5")
+  @Tag("W1")
+  void theJobPage_showsHowManySnoozesTheJobUsed(TestServices services) throws Exception {
+    Http http = start(services, DashboardFixture.tokenSettings());
+    http.signIn();
+    long id = scheduledJob();
+    try (java.sql.Connection c = services.dataSource().getConnection();
+        java.sql.PreparedStatement ps =
+            c.prepareStatement(
+                "UPDATE "
+                    + fixture.taskq.schema().quoted()
+                    + ".jobs SET snoozes = 3 WHERE id = ?")) {
+      ps.setLong(1, id);
+      assertThat(ps.executeUpdate()).isOne();
+    }
+
+    assertThat(http.get("/jobs/" + id).body()).contains("<dd id=\"job-snoozes\">3</dd>");
+  }
+
+  @Test
   @Tag("W3")
   void readOnlyMode_refusesStateChanges_andShowsNoActionForm(TestServices services)
       throws Exception {

@@ -117,6 +117,7 @@ final class JobPage {
     f.put("failed", job.status() == JobStatus.FAILED || job.status() == JobStatus.CRASHED);
     f.put("priority", job.priority());
     f.put("attempts", job.attempt() + " of " + job.maxAttempts());
+    f.put("snoozes", job.snoozes());
     f.put("runAt", Format.instant(job.runAt()));
     f.put("createdAt", Format.instant(job.createdAt()));
     f.put("startedAt", Format.instant(job.startedAt()));

@@ -7,7 +7,7 @@
 -- R6/L5: a result past its result_expires_at is never returned, though the expired-results sweep
 -- (S5) nulls it only on its next tick: the read filters by expiry itself.
 SELECT id, actor, queue, status, priority, payload::text, run_at, attempt, max_attempts,
-       retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, deadline_at,
+       retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, snoozes, deadline_at,
        CASE WHEN status = 'running' THEN locked_by END AS locked_by, lock_expires_at, cancel_requested_at, unique_key, unique_until, concurrency_key,
        CASE WHEN result_expires_at IS NULL OR result_expires_at > statement_timestamp()
             THEN result::text END AS result,
@@ -20,7 +20,7 @@ FROM {schema}.jobs
 WHERE id = ?
 UNION ALL
 SELECT id, actor, queue, status, priority, payload::text, run_at, attempt, max_attempts,
-       retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, deadline_at,
+       retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, snoozes, deadline_at,
        CASE WHEN status = 'running' THEN locked_by END AS locked_by, lock_expires_at, cancel_requested_at, unique_key, unique_until, concurrency_key,
        CASE WHEN result_expires_at IS NULL OR result_expires_at > statement_timestamp()
             THEN result::text END AS result,

@@ -30,6 +30,7 @@ final class JobLookup {
         required(rs, "run_at"),
         rs.getInt("attempt"),
         policy(rs),
+        rs.getInt("snoozes"),
         instant(rs, "deadline_at"),
         rs.getString("locked_by"),
         instant(rs, "lock_expires_at"),
