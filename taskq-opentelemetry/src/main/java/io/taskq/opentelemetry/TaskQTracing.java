@@ -12,11 +12,13 @@ import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.opentelemetry.context.propagation.TextMapSetter;
+import io.taskq.DiscardException;
 import io.taskq.EnqueueInterceptor;
 import io.taskq.JobContext;
 import io.taskq.JobInterceptor;
 import io.taskq.JobRequest;
 import io.taskq.NonRetryableException;
+import io.taskq.SnoozeException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -82,9 +84,16 @@ public final class TaskQTracing {
 
   /**
    * {@code taskq.outcome} of an execution span: {@code succeeded}, {@code failed} (the job may be
-   * retried) or {@code failed_for_good} (a {@link NonRetryableException}, or the last attempt).
+   * retried), {@code failed_for_good} (a {@link NonRetryableException}, or the last attempt),
+   * {@code snoozed} (a {@link SnoozeException}: the job comes back after the delay) or {@code
+   * discarded} (a {@link DiscardException}: the handler ended the job for good on purpose). Only
+   * {@code failed} and {@code failed_for_good} spans have error status.
    */
   public static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("taskq.outcome");
+
+  /** {@code taskq.snooze.delay_ms}: a snoozed attempt's delay, in milliseconds. */
+  public static final AttributeKey<Long> SNOOZE_DELAY_MS =
+      AttributeKey.longKey("taskq.snooze.delay_ms");
 
   /** {@code error.type}: the class of the exception that failed the attempt or the enqueue. */
   public static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
@@ -147,7 +156,9 @@ public final class TaskQTracing {
    * CONSUMER} span named {@code process <actor>}, a child of the enqueue span whose context the job
    * carries (else of the span current on the thread, else a new trace), makes it current while the
    * handler runs, and ends it with the attempt's outcome; a failed attempt's span has error status,
-   * the exception recorded and {@code error.type}.
+   * the exception recorded and {@code error.type}. A snooze and a handler's discard are outcomes,
+   * not errors: their spans keep an unset status, with {@code taskq.outcome} {@code snoozed} (and
+   * {@code taskq.snooze.delay_ms}) or {@code discarded}.
    */
   public JobInterceptor jobInterceptor() {
     return this::traceExecution;
@@ -231,6 +242,15 @@ public final class TaskQTracing {
       Object result = execution.proceed();
       span.setAttribute(OUTCOME, "succeeded");
       return result;
+    } catch (SnoozeException snooze) {
+      // Not an error: "not now, ask me again later" (A5); the status stays unset.
+      span.setAttribute(OUTCOME, "snoozed");
+      span.setAttribute(SNOOZE_DELAY_MS, snooze.delay().toMillis());
+      throw snooze;
+    } catch (DiscardException discard) {
+      // Not an error of the handler: it decided the work is not to be done (docs/opentelemetry.md).
+      span.setAttribute(OUTCOME, "discarded");
+      throw discard;
     } catch (Exception | Error e) {
       boolean forGood = e instanceof NonRetryableException || job.attempt() >= job.maxAttempts();
       span.setAttribute(OUTCOME, forGood ? "failed_for_good" : "failed");

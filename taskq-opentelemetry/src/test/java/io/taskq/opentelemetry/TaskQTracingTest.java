@@ -187,6 +187,71 @@ class TaskQTracingTest {
   }
 
   @Test
+  @Tag("A5")
+  void aSnooze_isAnOutcomeNotAnError(TestServices services) throws Exception {
+    try (TaskQ taskq = taskq(services)) {
+      Map<Long, Boolean> snoozedOnce = new ConcurrentHashMap<>();
+      taskq.register(
+          Actor.builder(
+                  "wait-for-stock",
+                  PayloadCodec.rawJson(),
+                  (payload, ctx) -> {
+                    if (snoozedOnce.putIfAbsent(ctx.jobId(), true) == null) {
+                      throw new io.taskq.SnoozeException(Duration.ofMillis(250));
+                    }
+                    return null;
+                  })
+              .build());
+      taskq.start();
+      long snoozer = taskq.jobs().enqueue(JobRequest.of("wait-for-stock", "{}"));
+      assertThat(awaitTerminal(taskq, snoozer)).isEqualTo(JobStatus.SUCCEEDED);
+
+      List<SpanData> waits = awaitSpans("process wait-for-stock", 2);
+      assertThat(waits)
+          .extracting(s -> s.getAttributes().get(TaskQTracing.OUTCOME))
+          .containsExactlyInAnyOrder("snoozed", "succeeded");
+      SpanData snoozed =
+          waits.stream()
+              .filter(s -> "snoozed".equals(s.getAttributes().get(TaskQTracing.OUTCOME)))
+              .findFirst()
+              .orElseThrow();
+      assertThat(snoozed.getStatus().getStatusCode())
+          .as("a snooze is not an error")
+          .isEqualTo(StatusCode.UNSET);
+      assertThat(snoozed.getAttributes().get(TaskQTracing.ERROR_TYPE)).isNull();
+      assertThat(snoozed.getEvents()).noneMatch(e -> e.getName().equals("exception"));
+      assertThat(snoozed.getAttributes().get(TaskQTracing.SNOOZE_DELAY_MS)).isEqualTo(250L);
+    }
+  }
+
+  @Test
+  @Tag("A5")
+  void aHandlersDiscard_isAnOutcomeNotAnError(TestServices services) throws Exception {
+    try (TaskQ taskq = taskq(services)) {
+      taskq.register(
+          Actor.builder(
+                  "ship",
+                  PayloadCodec.rawJson(),
+                  (payload, ctx) -> {
+                    throw new io.taskq.DiscardException("order withdrawn");
+                  })
+              .build());
+      taskq.start();
+      long discarded = taskq.jobs().enqueue(JobRequest.of("ship", "{}"));
+      assertThat(awaitTerminal(taskq, discarded)).isEqualTo(JobStatus.FAILED);
+      assertThat(taskq.jobs().find(discarded).orElseThrow().errorClass()).isEqualTo("Discarded");
+
+      SpanData discard = awaitSpans("process ship", 1).get(0);
+      assertThat(discard.getAttributes().get(TaskQTracing.OUTCOME)).isEqualTo("discarded");
+      assertThat(discard.getStatus().getStatusCode())
+          .as("a discard is the handler's decision, not its error")
+          .isEqualTo(StatusCode.UNSET);
+      assertThat(discard.getAttributes().get(TaskQTracing.ERROR_TYPE)).isNull();
+      assertThat(discard.getEvents()).noneMatch(e -> e.getName().equals("exception"));
+    }
+  }
+
+  @Test
   void aJobEnqueuedWithNoCurrentSpan_stillGetsAnExecutionSpan(TestServices services)
       throws Exception {
     try (TaskQ taskq = taskq(services)) {
