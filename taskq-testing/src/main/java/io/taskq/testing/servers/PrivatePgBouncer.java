@@ -52,7 +52,7 @@ public final class PrivatePgBouncer implements AutoCloseable {
           "no " + EXECUTABLE + ": install Debian's pgbouncer package (apt-get install pgbouncer)");
     }
     PostgresBinaries binaries = PostgresBinaries.find();
-    Path dir = tempDir();
+    Path dir = ServerProcess.tempDir("taskq-pgbouncer-");
     int port = ServerProcess.freePort();
     Path ini = dir.resolve("pgbouncer.ini");
     write(dir.resolve("users.txt"), "\"postgres\" \"\"\n");
@@ -81,28 +81,14 @@ public final class PrivatePgBouncer implements AutoCloseable {
         ServerProcess.start(
             binaries.asServiceUser(EXECUTABLE, List.of(ini.toString())), dir.resolve("out.log"));
     PrivatePgBouncer bouncer = new PrivatePgBouncer(dir, port, process);
-    ServerProcess.awaitTrue(
-        () -> {
-          if (!process.isAlive()) {
-            throw new IllegalStateException(
-                "pgbouncer exited " + process.exitValue() + "; see " + dir.resolve("out.log"));
-          }
-          return ServerProcess.accepts(port);
-        },
+    ServerProcess.awaitReady(
+        process,
+        "pgbouncer",
+        dir.resolve("out.log"),
+        () -> ServerProcess.accepts(port),
         START_LIMIT,
         "PgBouncer did not accept connections on port " + port);
     return bouncer;
-  }
-
-  private static Path tempDir() {
-    try {
-      Path dir = Files.createTempDirectory("taskq-pgbouncer-");
-      dir.toFile().setReadable(true, false);
-      dir.toFile().setExecutable(true, false);
-      return dir;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   private static void write(Path file, String text) {
@@ -136,10 +122,6 @@ public final class PrivatePgBouncer implements AutoCloseable {
   @Override
   public void close() {
     ServerProcess.stop(process.toHandle(), Duration.ofSeconds(10));
-    try (var paths = Files.walk(dir)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException | UncheckedIOException e) {
-      // A temporary directory left behind is harmless.
-    }
+    ServerProcess.deleteQuietly(dir);
   }
 }

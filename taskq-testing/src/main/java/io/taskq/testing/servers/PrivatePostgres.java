@@ -1,7 +1,6 @@
 package io.taskq.testing.servers;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -67,7 +66,7 @@ public final class PrivatePostgres implements AutoCloseable {
    */
   public static PrivatePostgres start(List<String> settings) {
     PostgresBinaries binaries = PostgresBinaries.find();
-    Path dir = tempDir();
+    Path dir = ServerProcess.tempDir("taskq-pg-");
     binaries.own(dir);
     ServerProcess.run(
         binaries.command(
@@ -90,17 +89,6 @@ public final class PrivatePostgres implements AutoCloseable {
             binaries, dir, port, List.copyOf(settings), launch(binaries, dir, port, settings));
     pg.awaitAccepting();
     return pg;
-  }
-
-  private static Path tempDir() {
-    try {
-      Path dir = Files.createTempDirectory("taskq-pg-");
-      dir.toFile().setReadable(true, false);
-      dir.toFile().setExecutable(true, false);
-      return dir;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   private static Process launch(
@@ -128,14 +116,11 @@ public final class PrivatePostgres implements AutoCloseable {
   }
 
   private void awaitAccepting() {
-    ServerProcess.awaitTrue(
-        () -> {
-          if (!process.isAlive()) {
-            throw new IllegalStateException(
-                "postgres exited " + process.exitValue() + "; see " + log());
-          }
-          return ServerProcess.accepts(port) && postmasterPid() > 0 && answersQuery();
-        },
+    ServerProcess.awaitReady(
+        process,
+        "postgres",
+        log(),
+        () -> ServerProcess.accepts(port) && postmasterPid() > 0 && answersQuery(),
         START_LIMIT,
         "PostgreSQL did not accept connections on port " + port + " (log: " + log() + ")");
   }
@@ -255,14 +240,6 @@ public final class PrivatePostgres implements AutoCloseable {
       ServerProcess.signal("INT", List.of(postmaster));
     }
     ServerProcess.stop(process.toHandle(), Duration.ofSeconds(20));
-    deleteQuietly(dir);
-  }
-
-  private static void deleteQuietly(Path dir) {
-    try (var paths = Files.walk(dir)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException | UncheckedIOException e) {
-      // A temporary directory left behind is harmless.
-    }
+    ServerProcess.deleteQuietly(dir);
   }
 }

@@ -1,8 +1,5 @@
 package io.taskq.testing.servers;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -41,19 +38,11 @@ public final class PrivateRedis implements AutoCloseable {
    * @throws IllegalStateException when it does not start within 20 s
    */
   public static PrivateRedis start() {
-    Path dir = tempDir();
+    Path dir = ServerProcess.tempDir("taskq-redis-");
     int port = ServerProcess.freePort();
     PrivateRedis redis = new PrivateRedis(dir, port, launch(dir, port));
     redis.awaitAccepting();
     return redis;
-  }
-
-  private static Path tempDir() {
-    try {
-      return Files.createTempDirectory("taskq-redis-");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   private static Process launch(Path dir, int port) {
@@ -74,14 +63,11 @@ public final class PrivateRedis implements AutoCloseable {
   }
 
   private void awaitAccepting() {
-    ServerProcess.awaitTrue(
-        () -> {
-          if (!process.isAlive()) {
-            throw new IllegalStateException(
-                "redis-server exited " + process.exitValue() + "; see " + dir.resolve("redis.log"));
-          }
-          return ServerProcess.answersPing(port);
-        },
+    ServerProcess.awaitReady(
+        process,
+        "redis-server",
+        dir.resolve("redis.log"),
+        () -> ServerProcess.answersPing(port),
         START_LIMIT,
         "redis-server did not accept connections on port " + port);
   }
@@ -129,9 +115,10 @@ public final class PrivateRedis implements AutoCloseable {
     awaitAccepting();
   }
 
-  /** Stops the server. */
+  /** Stops the server and deletes its files. */
   @Override
   public void close() {
     ServerProcess.stop(process.toHandle(), Duration.ofSeconds(5));
+    ServerProcess.deleteQuietly(dir);
   }
 }

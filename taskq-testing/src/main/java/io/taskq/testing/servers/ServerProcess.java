@@ -7,9 +7,11 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -82,6 +84,49 @@ final class ServerProcess {
       throw new IllegalStateException(
           command + " exited " + process.exitValue() + "; its output is in " + log);
     }
+  }
+
+  /**
+   * A new temporary directory named {@code prefix...}, readable and searchable by every user, so a
+   * server run as the {@code postgres} service user (root's case) can reach its files.
+   */
+  static Path tempDir(String prefix) {
+    try {
+      Path dir = Files.createTempDirectory(prefix);
+      dir.toFile().setReadable(true, false);
+      dir.toFile().setExecutable(true, false);
+      return dir;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Deletes {@code dir} and everything in it, as far as it can. */
+  static void deleteQuietly(Path dir) {
+    try (var paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException | UncheckedIOException e) {
+      // A temporary directory left behind is harmless.
+    }
+  }
+
+  /**
+   * Waits until {@code ready} holds for the server {@code process} just started; fails at once,
+   * naming {@code name} and its {@code log}, when the process exits, and after {@code limit} with
+   * {@code what}.
+   */
+  static void awaitReady(
+      Process process, String name, Path log, BooleanSupplier ready, Duration limit, String what) {
+    awaitTrue(
+        () -> {
+          if (!process.isAlive()) {
+            throw new IllegalStateException(
+                name + " exited " + process.exitValue() + "; see " + log);
+          }
+          return ready.getAsBoolean();
+        },
+        limit,
+        what);
   }
 
   /** Polls {@code condition} every 50 ms; fails naming {@code what} after {@code limit}. */

@@ -68,17 +68,6 @@ public final class CronLoop implements AutoCloseable {
             });
   }
 
-  /** A loop of {@code config}'s schema with its cron settings (not started). */
-  public static CronLoop create(
-      DataSource dataSource,
-      TaskQConfig config,
-      PayloadFactories factories,
-      CronFaults faults,
-      MaintenanceListener listener,
-      JobListener jobListener) {
-    return create(dataSource, config, factories, faults, listener, jobListener, List.of());
-  }
-
   /**
    * A loop of {@code config}'s schema whose fires pass through {@code interceptors} (P6), the
    * TaskQ's enqueue interceptors (not started).
