@@ -202,6 +202,29 @@ final class FaultCluster implements AutoCloseable {
     return ids;
   }
 
+  /**
+   * Enqueues {@code n} jobs of {@code sleepMs} each, due {@code delay} from now (S3 promotes them).
+   */
+  List<Long> enqueueDelayed(int n, long sleepMs, Duration delay) {
+    List<JobRequest> jobs = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      jobs.add(FaultActors.job(sleepMs).toBuilder().delay(delay).build());
+    }
+    return producer.jobs().enqueueAll(jobs);
+  }
+
+  /** The database's clock now, as SQL text to compare with (e.g. {@code started_at > '...'}). */
+  String databaseNow() {
+    try (Connection c = connect();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT clock_timestamp()::text")) {
+      rs.next();
+      return rs.getString(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not read the database clock: " + e.getMessage(), e);
+    }
+  }
+
   /** A new connection to the cluster's {@code postgres} database (short timeouts). */
   Connection connect() throws SQLException {
     Properties props = new Properties();
