@@ -5,13 +5,11 @@ import io.taskq.JobRequest;
 import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.postgres.internal.NamedStatements;
-import io.taskq.postgres.internal.client.EnqueueChain;
 import io.taskq.postgres.internal.client.JobInserter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,20 +55,16 @@ public final class CronTick {
   public static final String FIRE_AT_LABEL = "taskq.cron.fire_at";
 
   private static final Logger LOG = LoggerFactory.getLogger(CronTick.class);
-  private static final String TIMEOUT_STATE = "57014";
 
   private final SchemaName schema;
   private final NamedStatements sql;
-  private final NamedStatements envelope;
-  private final JobInserter inserter;
   private final FirePlanner planner;
   private final CronFaults faults;
   private final long lockKey;
   private final int tickLimit;
   private final int autoDisableThreshold;
-  private final Duration deadline;
-  private final LongSupplier nanoTime;
-  private final List<EnqueueInterceptor> interceptors;
+  private final TickBudget budget;
+  private final InterceptedInsert insert;
 
   /**
    * What one tick did.
@@ -148,17 +142,15 @@ public final class CronTick {
     }
     this.schema = schema;
     this.sql = NamedStatements.load("io/taskq/postgres/sql/cron.sql", schema);
-    this.envelope = NamedStatements.load("io/taskq/postgres/sql/sweep_batch.sql", schema);
     int timeoutSeconds = (int) Math.max(1, (deadline.toMillis() + 999) / 1000);
-    this.inserter = new JobInserter(schema, maxPayloadBytes, timeoutSeconds);
+    JobInserter inserter = new JobInserter(schema, maxPayloadBytes, timeoutSeconds);
     this.planner = new FirePlanner(factories, faults, inserter);
     this.faults = faults;
     this.lockKey = AdvisoryLockName.of(AdvisoryLockName.Purpose.CRON, schema).key();
     this.tickLimit = tickLimit;
     this.autoDisableThreshold = autoDisableThreshold;
-    this.deadline = deadline;
-    this.nanoTime = nanoTime;
-    this.interceptors = List.copyOf(interceptors);
+    this.budget = new TickBudget(schema, deadline, nanoTime);
+    this.insert = new InterceptedInsert(inserter, interceptors);
   }
 
   /**
@@ -169,7 +161,7 @@ public final class CronTick {
    *     out)
    */
   public Result run(DataSource dataSource) throws SQLException {
-    long start = nanoTime.getAsLong();
+    long start = budget.start();
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
       c.setAutoCommit(false);
@@ -202,21 +194,21 @@ public final class CronTick {
   }
 
   private Result inTransaction(Connection c, long start) throws SQLException {
-    String previous = applyTimeout(c, start);
+    String previous = budget.apply(c, start);
     if (!tryLock(c)) {
       return Result.SKIPPED;
     }
     List<DueSchedule> due = selectDue(c);
     if (due.isEmpty()) {
-      restoreTimeout(c, previous);
+      budget.restore(c, previous);
       return new Result(true, 0, 0, 0, List.of(), List.of());
     }
     FirePlan.Tick plans = planner.planAll(due);
     Enqueued enqueued = enqueue(c, start, plans.fired());
-    applyTimeout(c, start);
+    budget.apply(c, start);
     updateFired(c, plans.fired(), enqueued.ids());
     List<String> disabled = updateFailed(c, plans.failed());
-    restoreTimeout(c, previous);
+    budget.restore(c, previous);
     return new Result(
         true, due.size(), plans.fired().size(), plans.failed().size(), disabled, enqueued.jobs());
   }
@@ -231,56 +223,11 @@ public final class CronTick {
     if (fired.isEmpty()) {
       return new Enqueued(List.of(), requests);
     }
-    applyTimeout(c, start);
+    budget.apply(c, start);
     faults.insert().check();
     List<List<JobRequest>> inserted = new ArrayList<>(List.of(requests));
-    List<Long> ids = insert(c, requests, inserted);
+    List<Long> ids = insert.run(c, requests, inserted);
     return new Enqueued(ids, inserted.get(0));
-  }
-
-  /**
-   * The tick's one insert, through the enqueue interceptors when there are some (P6): what they
-   * changed is checked as a fire is, and stored as {@code inserted}'s one element for the listener.
-   * A failure here (an interceptor's exception included) is insert-level: it rolls the whole tick
-   * back.
-   */
-  private List<Long> insert(
-      Connection c, List<JobRequest> requests, List<List<JobRequest>> inserted)
-      throws SQLException {
-    if (interceptors.isEmpty()) {
-      return inserter.insert(c, requests);
-    }
-    try {
-      return EnqueueChain.run(
-          interceptors,
-          EnqueueInterceptor.Kind.CRON,
-          requests,
-          true,
-          changed -> {
-            inserter.validate(changed);
-            inserted.set(0, changed);
-            try {
-              return inserter.insert(c, changed);
-            } catch (SQLException e) {
-              throw new InsertFailed(e);
-            }
-          });
-    } catch (InsertFailed e) {
-      throw e.sql;
-    }
-  }
-
-  /** Carries the insert's {@link SQLException} out of the interceptor chain. */
-  private static final class InsertFailed extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    @SuppressWarnings("serial") // never serialized
-    private final SQLException sql;
-
-    InsertFailed(SQLException sql) {
-      super(sql);
-      this.sql = sql;
-    }
   }
 
   private List<DueSchedule> selectDue(Connection c) throws SQLException {
@@ -374,29 +321,6 @@ public final class CronTick {
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() && rs.getBoolean(1);
       }
-    }
-  }
-
-  /** Applies what is left of the tick's budget; returns the value it replaced. */
-  private String applyTimeout(Connection c, long start) throws SQLException {
-    long leftMs = deadline.toMillis() - (nanoTime.getAsLong() - start) / 1_000_000;
-    if (leftMs <= 0) {
-      throw new SQLTimeoutException(
-          "cron tick of schema " + schema + " ran past its deadline of " + deadline, TIMEOUT_STATE);
-    }
-    try (PreparedStatement ps = c.prepareStatement(envelope.get("apply_timeout"))) {
-      ps.setString(1, Long.toString(leftMs));
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getString(1);
-      }
-    }
-  }
-
-  private void restoreTimeout(Connection c, String previous) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(envelope.get("restore_timeout"))) {
-      ps.setString(1, previous);
-      ps.executeQuery().close();
     }
   }
 

@@ -7,9 +7,6 @@ import static io.taskq.postgres.internal.sweep.SweepStatement.Bind.WAKE_CHANNEL;
 
 import io.taskq.SchemaName;
 import io.taskq.core.internal.AdvisoryLockName;
-import io.taskq.core.internal.AdvisoryLockName.Purpose;
-import io.taskq.core.internal.config.Knob;
-import io.taskq.core.internal.config.KnobCatalog;
 import io.taskq.postgres.internal.sweep.Cadence;
 import io.taskq.postgres.internal.sweep.LeaseReclaimSweep;
 import io.taskq.postgres.internal.sweep.StatementSweep;
@@ -19,13 +16,10 @@ import io.taskq.postgres.internal.sweep.SweepSpec;
 import io.taskq.postgres.internal.sweep.SweepStatement;
 import io.taskq.spi.MaintenanceListener;
 import java.time.Duration;
-import java.time.LocalTime;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.function.ToIntFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -52,7 +46,7 @@ public enum SweepCatalog {
       "S1",
       LeaseReclaimSweep.NAME,
       Cadence.DRAINED,
-      BatchSize.EVENT_WRITER,
+      BatchSizeSource.EVENT_WRITER,
       true,
       null,
       null,
@@ -62,7 +56,7 @@ public enum SweepCatalog {
       "S2",
       "sweep_deadline_exceeded",
       Cadence.DRAINED,
-      BatchSize.EVENT_WRITER,
+      BatchSizeSource.EVENT_WRITER,
       true,
       null,
       null,
@@ -74,7 +68,7 @@ public enum SweepCatalog {
       "S3",
       "scheduled_to_pending",
       Cadence.EVERY_SECOND,
-      BatchSize.EVENT_WRITER,
+      BatchSizeSource.EVENT_WRITER,
       true,
       null,
       null,
@@ -86,7 +80,7 @@ public enum SweepCatalog {
       "S4",
       "sweep_leaked_reservation_slots",
       Cadence.DRAINED,
-      BatchSize.EVENT_WRITER,
+      BatchSizeSource.EVENT_WRITER,
       false,
       null,
       null,
@@ -98,7 +92,7 @@ public enum SweepCatalog {
       "S5",
       "sweep_expired_results",
       Cadence.DRAINED,
-      BatchSize.EVENT_WRITER,
+      BatchSizeSource.EVENT_WRITER,
       false,
       null,
       null,
@@ -112,9 +106,9 @@ public enum SweepCatalog {
       "S6",
       "cleanup_stale_workers",
       Cadence.DRAINED,
-      BatchSize.EVENT_WRITER,
+      BatchSizeSource.EVENT_WRITER,
       false,
-      Period.WORKER_STALE_AFTER,
+      PeriodKnob.WORKER_STALE_AFTER,
       null,
       List.of(
           SweepStatement.update(
@@ -126,7 +120,7 @@ public enum SweepCatalog {
       "S7",
       "complete_stale_batches",
       Cadence.DRAINED,
-      BatchSize.EVENT_WRITER,
+      BatchSizeSource.EVENT_WRITER,
       false,
       null,
       null,
@@ -138,9 +132,9 @@ public enum SweepCatalog {
       "S8",
       "sweep_expired_events",
       Cadence.ONE_BATCH_PER_TICK,
-      BatchSize.EXPIRED_EVENTS,
+      BatchSizeSource.EXPIRED_EVENTS,
       false,
-      Period.EVENT_RETENTION,
+      PeriodKnob.EVENT_RETENTION,
       null,
       List.of(
           SweepStatement.query(
@@ -156,9 +150,9 @@ public enum SweepCatalog {
       "S9",
       "sweep_idle_keyed_rows",
       Cadence.ONE_BATCH_PER_TICK,
-      BatchSize.IDLE_KEYED_ROWS,
+      BatchSizeSource.IDLE_KEYED_ROWS,
       false,
-      Period.KEYED_ROW_RECLAIM,
+      PeriodKnob.KEYED_ROW_RECLAIM,
       null,
       List.of(
           SweepStatement.update(
@@ -174,10 +168,10 @@ public enum SweepCatalog {
       "S11",
       "prune",
       Cadence.DAILY,
-      BatchSize.PRUNE,
+      BatchSizeSource.PRUNE,
       false,
-      Period.PRUNE_AFTER,
-      Daily.PRUNE,
+      PeriodKnob.PRUNE_AFTER,
+      DailyRun.PRUNE,
       List.of(
           SweepStatement.update(
               "sweep/prune.sql", "archive_finished_jobs", PERIOD_MICROS, BATCH_SIZE))),
@@ -186,148 +180,31 @@ public enum SweepCatalog {
       "S11",
       "archive_expiry",
       Cadence.DAILY,
-      BatchSize.PRUNE,
+      BatchSizeSource.PRUNE,
       false,
-      Period.ARCHIVE_RETENTION,
-      Daily.ARCHIVE_EXPIRY,
+      PeriodKnob.ARCHIVE_RETENTION,
+      DailyRun.ARCHIVE_EXPIRY,
       List.of(
           SweepStatement.update(
               "sweep/archive_expiry.sql", "delete_expired_archive", PERIOD_MICROS, BATCH_SIZE)));
 
-  /** Where a sweep's batch size comes from. */
-  @SuppressWarnings("ImmutableEnumChecker") // final fields: a knob constant, a method reference
-  public enum BatchSize {
-    /** {@code TASKQ_EVENT_WRITER_BATCH_SIZE}. */
-    EVENT_WRITER(KnobCatalog.EVENT_WRITER_BATCH_SIZE, MaintenanceSettings::eventWriterBatchSize),
-    /** {@code TASKQ_PRUNE_BATCH_SIZE}. */
-    PRUNE(KnobCatalog.PRUNE_BATCH_SIZE, s -> s.sweeps().pruneBatchSize()),
-    /** Fixed by the guide: 10 000 rows per tick (S8). */
-    EXPIRED_EVENTS(null, s -> 10_000),
-    /** Fixed by the guide: 256 rows per table per tick (S9). */
-    IDLE_KEYED_ROWS(null, s -> 256);
-
-    private final @Nullable Knob<Integer> knob;
-    private final ToIntFunction<MaintenanceSettings> value;
-
-    BatchSize(@Nullable Knob<Integer> knob, ToIntFunction<MaintenanceSettings> value) {
-      this.knob = knob;
-      this.value = value;
-    }
-
-    /** The knob, or null for a size the guide fixes. */
-    public @Nullable Knob<Integer> knob() {
-      return knob;
-    }
-
-    /** The size under {@code settings}. */
-    public int of(MaintenanceSettings settings) {
-      return value.applyAsInt(settings);
-    }
-  }
-
-  /** A daily sweep's UTC run time knob and its own advisory lock (S11, M1). */
-  @SuppressWarnings("ImmutableEnumChecker") // final fields: a knob constant, a method reference
-  public enum Daily {
-    /** {@code TASKQ_PRUNE_TIME}, under {@code taskq:prune:{schema}}. */
-    PRUNE(KnobCatalog.PRUNE_TIME, Purpose.PRUNE, s -> s.sweeps().pruneTime()),
-    /** {@code TASKQ_ARCHIVE_EXPIRY_TIME}, under {@code taskq:archive_expiry:{schema}}. */
-    ARCHIVE_EXPIRY(
-        KnobCatalog.ARCHIVE_EXPIRY_TIME,
-        Purpose.ARCHIVE_EXPIRY,
-        s -> s.sweeps().archiveExpiryTime());
-
-    private final Knob<LocalTime> knob;
-    private final Purpose lock;
-    private final Function<MaintenanceSettings, LocalTime> value;
-
-    Daily(Knob<LocalTime> knob, Purpose lock, Function<MaintenanceSettings, LocalTime> value) {
-      this.knob = knob;
-      this.lock = lock;
-      this.value = value;
-    }
-
-    /** The knob of the run time. */
-    public Knob<LocalTime> knob() {
-      return knob;
-    }
-
-    /** The sweep's own lock, taken by each of its batches besides the leader fence. */
-    public Purpose lock() {
-      return lock;
-    }
-
-    /** The UTC run time under {@code settings}. */
-    public LocalTime at(MaintenanceSettings settings) {
-      return value.apply(settings);
-    }
-  }
-
-  /** The age a sweep compares rows against, and whether zero turns the sweep off. */
-  @SuppressWarnings("ImmutableEnumChecker") // final fields: a knob constant, a method reference
-  public enum Period {
-    /** {@code TASKQ_WORKER_STALE_AFTER}, above zero (S6). */
-    WORKER_STALE_AFTER(
-        KnobCatalog.WORKER_STALE_AFTER, false, MaintenanceSettings::workerStaleAfter),
-    /** {@code TASKQ_EVENT_RETENTION_PERIOD}; zero turns S8 off. */
-    EVENT_RETENTION(
-        KnobCatalog.EVENT_RETENTION_PERIOD, true, s -> s.sweeps().eventRetentionPeriod()),
-    /** {@code TASKQ_KEYED_ROW_RECLAIM_PERIOD}; zero turns S9 off. */
-    KEYED_ROW_RECLAIM(
-        KnobCatalog.KEYED_ROW_RECLAIM_PERIOD, true, s -> s.sweeps().keyedRowReclaimPeriod()),
-    /** {@code TASKQ_PRUNE_AFTER}, above zero (S11 prune). */
-    PRUNE_AFTER(KnobCatalog.PRUNE_AFTER, false, s -> s.sweeps().pruneAfter()),
-    /** {@code TASKQ_ARCHIVE_RETENTION}, above zero (S11 archive expiry). */
-    ARCHIVE_RETENTION(KnobCatalog.ARCHIVE_RETENTION, false, s -> s.sweeps().archiveRetention());
-
-    private final Knob<Duration> knob;
-    private final boolean zeroDisables;
-    private final Function<MaintenanceSettings, Duration> value;
-
-    Period(
-        Knob<Duration> knob, boolean zeroDisables, Function<MaintenanceSettings, Duration> value) {
-      this.knob = knob;
-      this.zeroDisables = zeroDisables;
-      this.value = value;
-    }
-
-    /** The knob the period is set by. */
-    public Knob<Duration> knob() {
-      return knob;
-    }
-
-    /**
-     * {@code value} checked against this knob's rule.
-     *
-     * @throws IllegalArgumentException naming the knob when {@code value} is out of range
-     */
-    public SweepPeriod of(Duration value) {
-      return zeroDisables
-          ? SweepPeriod.zeroDisables(knob.envName(), value)
-          : SweepPeriod.positive(knob.envName(), value);
-    }
-
-    SweepPeriod of(MaintenanceSettings settings) {
-      return of(value.apply(settings));
-    }
-  }
-
   private final String id;
   private final String sweepName;
   private final Cadence cadence;
-  private final BatchSize batchSize;
+  private final BatchSizeSource batchSize;
   private final boolean breaker;
-  private final @Nullable Period period;
-  private final @Nullable Daily daily;
+  private final @Nullable PeriodKnob period;
+  private final @Nullable DailyRun daily;
   private final List<SweepStatement> statements;
 
   SweepCatalog(
       String id,
       String sweepName,
       Cadence cadence,
-      BatchSize batchSize,
+      BatchSizeSource batchSize,
       boolean breaker,
-      @Nullable Period period,
-      @Nullable Daily daily,
+      @Nullable PeriodKnob period,
+      @Nullable DailyRun daily,
       List<SweepStatement> statements) {
     this.id = id;
     this.sweepName = sweepName;
@@ -355,7 +232,7 @@ public enum SweepCatalog {
   }
 
   /** Where its batch size comes from. */
-  public BatchSize batchSize() {
+  public BatchSizeSource batchSize() {
     return batchSize;
   }
 
@@ -365,12 +242,12 @@ public enum SweepCatalog {
   }
 
   /** Its period knob, or null. */
-  public @Nullable Period period() {
+  public @Nullable PeriodKnob period() {
     return period;
   }
 
   /** For a {@link Cadence#DAILY} row its run time and own lock; null: the leader fence alone. */
-  public @Nullable Daily daily() {
+  public @Nullable DailyRun daily() {
     return daily;
   }
 
@@ -398,7 +275,7 @@ public enum SweepCatalog {
    * @throws IllegalStateException for a row without a period
    */
   public StatementSweep batch(SchemaName schema, Duration period) {
-    Period knob = this.period;
+    PeriodKnob knob = this.period;
     if (knob == null) {
       throw new IllegalStateException(sweepName + " has no period");
     }
@@ -435,7 +312,7 @@ public enum SweepCatalog {
 
   private SweepSpec daily(
       SweepBatch sweep, int size, SchemaName schema, MaintenanceSettings settings) {
-    Daily at = Objects.requireNonNull(daily, "daily");
+    DailyRun at = Objects.requireNonNull(daily, "daily");
     return SweepSpec.daily(sweep, size, at.at(settings), AdvisoryLockName.of(at.lock(), schema));
   }
 
