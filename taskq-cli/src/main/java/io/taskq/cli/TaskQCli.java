@@ -3,7 +3,6 @@ package io.taskq.cli;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import picocli.CommandLine;
@@ -18,7 +17,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "taskq",
     mixinStandardHelpOptions = true,
-    versionProvider = TaskQCli.Version.class,
+    versionProvider = CliVersion.class,
     description = {
       "Operate a TaskQ schema: migrations, status, jobs, queues, actors, schedules.",
       "Settings come from the TASKQ_* environment (TASKQ_DATABASE_URL, TASKQ_SCHEMA_NAME, ...);"
@@ -52,38 +51,10 @@ public final class TaskQCli extends Group {
    */
   public static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
     try (Session session = new Session(env, out, err)) {
-      CommandLine cli = new CommandLine(new TaskQCli(), new Factory(session));
+      CommandLine cli = new CommandLine(new TaskQCli(), new CommandFactory(session));
       cli.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
       cli.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
       return cli.execute(args);
-    }
-  }
-
-  /** Builds the commands, handing each the run's session. */
-  private static final class Factory implements CommandLine.IFactory {
-    private final Session session;
-
-    Factory(Session session) {
-      this.session = session;
-    }
-
-    @Override
-    public <K> K create(Class<K> cls) throws Exception {
-      if (BaseCommand.class.isAssignableFrom(cls)) {
-        Constructor<K> c = cls.getDeclaredConstructor(Session.class);
-        c.setAccessible(true);
-        return c.newInstance(session);
-      }
-      return CommandLine.defaultFactory().create(cls);
-    }
-  }
-
-  /** The version the jar was built as. */
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      String v = TaskQCli.class.getPackage().getImplementationVersion();
-      return new String[] {"taskq " + (v == null ? "(development build)" : v)};
     }
   }
 }
