@@ -80,16 +80,25 @@ public final class Demo {
         }
         OUT.println("Starting TaskQ: migrating the schema, " + CONCURRENCY + " worker threads");
         taskq.start();
-        try (DashboardServer dashboard = dashboard(taskq, config)) {
-          OUT.println("Dashboard (read-only) at " + dashboard.uri() + " while the demo runs");
-          demo(taskq, report, stats, db);
-          if (Boolean.getBoolean(WAIT_PROPERTY)) {
-            OUT.println();
-            OUT.println("The dashboard stays up at " + dashboard.uri() + ": press Enter to end.");
-            new BufferedReader(new InputStreamReader(System.in, Charset.defaultCharset()))
-                .readLine();
-          }
-        }
+        demoWithDashboard(taskq, config, report, stats, db);
+      }
+    }
+  }
+
+  /**
+   * Runs the demo while the read-only dashboard is up; with {@code -Dtaskq.demo.wait=true} the
+   * dashboard stays up until Enter is pressed.
+   */
+  private static void demoWithDashboard(
+      TaskQ taskq, TaskQConfig config, DemoReport report, DemoStats stats, DemoDatabase db)
+      throws Exception {
+    try (DashboardServer dashboard = dashboard(taskq, config)) {
+      OUT.println("Dashboard (read-only) at " + dashboard.uri() + " while the demo runs");
+      demo(taskq, report, stats, db);
+      if (Boolean.getBoolean(WAIT_PROPERTY)) {
+        OUT.println();
+        OUT.println("The dashboard stays up at " + dashboard.uri() + ": press Enter to end.");
+        new BufferedReader(new InputStreamReader(System.in, Charset.defaultCharset())).readLine();
       }
     }
   }
