@@ -22,8 +22,9 @@ import org.jspecify.annotations.Nullable;
  * <p>A key may name rows in a store ({@code storeName} returns that name, else null): when such a
  * key is evicted its store name waits in a pending set until {@link #drainEvicted(Reclaim)} hands
  * it to the worker's reclaim drain. A key registered again before the drain leaves the pending set.
- * The pending set is capped at {@code maxEntries} too, oldest dropped first. With nothing pending
- * the drain is not called. Each store name belongs to one key at a time.
+ * The pending set is capped at {@code maxPending} ({@code maxEntries} unless given), oldest dropped
+ * first. With nothing pending the drain is not called. Each store name belongs to one key at a
+ * time.
  *
  * <p>Thread-safe; the drain runs outside the registry's lock. The callers validate the bounds and
  * say what they mean.
@@ -40,6 +41,7 @@ public final class EvictingRegistry<K, V> {
   }
 
   private final int maxEntries;
+  private final int maxPending;
   private final Duration idleAfter;
   private final InstantSource clock;
   private final Function<K, @Nullable String> storeName;
@@ -52,7 +54,17 @@ public final class EvictingRegistry<K, V> {
       Duration idleAfter,
       InstantSource clock,
       Function<K, @Nullable String> storeName) {
+    this(maxEntries, maxEntries, idleAfter, clock, storeName);
+  }
+
+  public EvictingRegistry(
+      int maxEntries,
+      int maxPending,
+      Duration idleAfter,
+      InstantSource clock,
+      Function<K, @Nullable String> storeName) {
     this.maxEntries = maxEntries;
+    this.maxPending = maxPending;
     this.idleAfter = idleAfter;
     this.clock = clock;
     this.storeName = storeName;
@@ -112,7 +124,7 @@ public final class EvictingRegistry<K, V> {
 
   private void addPending(String name) {
     pending.add(name);
-    if (pending.size() > maxEntries) {
+    if (pending.size() > maxPending) {
       pending.remove(pending.iterator().next());
     }
   }

@@ -19,9 +19,13 @@ import java.util.Objects;
  * never leaves the process. Evicting is always safe: a scope used again is registered again and its
  * rows are created on demand.
  *
- * <p>The pending set is capped at {@code maxEntries} too, oldest dropped first: what the drain
- * misses, the leader's idle-row sweep (S9) reclaims. With nothing pending the drain is not called,
- * so it borrows no connection. Thread-safe; the drain runs outside the registry's lock.
+ * <p>The pending set is capped at twice {@code maxEntries}, oldest dropped first: room for the
+ * whole registry going idle at once on top of up to {@code maxEntries} names evicted by the cap (or
+ * still held by this worker's jobs) since the last drain, so a burst of keys followed by quiet
+ * loses no name to the cap whenever the drain's tick falls (a cap of {@code maxEntries} dropped the
+ * cap-evicted names exactly then, when one tick saw them and the idle eviction together). What the
+ * drain still misses, the leader's idle-row sweep (S9) reclaims. With nothing pending the drain is
+ * not called, so it borrows no connection. Thread-safe; the drain runs outside the registry's lock.
  */
 public final class ReservationRegistry {
   /** Receives the store names of evicted keyed scopes. */
@@ -59,6 +63,7 @@ public final class ReservationRegistry {
     this.entries =
         new EvictingRegistry<>(
             maxEntries,
+            (int) Math.min(Integer.MAX_VALUE, 2L * maxEntries),
             idleAfter,
             Objects.requireNonNull(clock, "clock"),
             scope -> scope.keyed() ? scope.name() : null);

@@ -116,11 +116,39 @@ class ReservationRegistryTest {
   }
 
   @Test
-  void thePendingSetIsCappedToo_oldestDroppedFirst() {
+  void thePendingSetIsCappedToo_atTwiceTheRegistry_oldestDroppedFirst() {
     ReservationRegistry registry = new ReservationRegistry(2, Duration.ofMinutes(1), clock);
-    registry.touch(keys("a", "b", "c", "d", "e"));
+    registry.touch(keys("a", "b", "c", "d", "e", "f", "g"));
     assertThat(registry.size()).isEqualTo(2);
-    assertThat(registry.pendingEvictions()).containsExactly("send:b", "send:c");
+    assertThat(registry.pendingEvictions()).containsExactly("send:b", "send:c", "send:d", "send:e");
+  }
+
+  /**
+   * ConcurrencyCapsTest's timeout at load 21: six keys through a registry of four, the drain's tick
+   * late (or the first two keys' jobs still holding their rows at it), so one tick saw the two
+   * cap-evicted names and the whole registry going idle together. A pending cap of the registry's
+   * size dropped the two oldest names there, and without a leader nothing deleted their rows.
+   */
+  @Test
+  void aRegistryGoingIdle_pushesOutNoNameTheCapEvictedBeforeTheDrainRan() throws Exception {
+    ReservationRegistry registry = new ReservationRegistry(4, Duration.ofMillis(300), clock);
+    registry.touch(keys("k0", "k1", "k2", "k3", "k4", "k5"));
+    assertThat(registry.pendingEvictions()).containsExactly("send:k0", "send:k1");
+    // The first tick finds k0 and k1 still held by this worker's running jobs: kept pending.
+    assertThat(registry.drainEvicted(names -> names)).isEqualTo(2);
+    advance(Duration.ofMillis(300));
+    assertThat(registry.evictIdle()).isEqualTo(4);
+
+    List<String> handed = new ArrayList<>();
+    registry.drainEvicted(
+        names -> {
+          handed.addAll(names);
+          return List.of();
+        });
+    assertThat(handed)
+        .containsExactlyInAnyOrder(
+            "send:k0", "send:k1", "send:k2", "send:k3", "send:k4", "send:k5");
+    assertThat(registry.size()).isZero();
   }
 
   @Test
