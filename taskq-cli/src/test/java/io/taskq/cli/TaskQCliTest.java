@@ -143,20 +143,7 @@ class TaskQCliTest {
   @Tag("A8")
   @Tag("L8")
   void jobsCancel_byId_namesTheOperatorOnTheEvent(TestServices s) throws Exception {
-    long id;
-    try (Connection c = s.dataSource().getConnection();
-        Statement st = c.createStatement();
-        var rs =
-            st.executeQuery(
-                "INSERT INTO \""
-                    + s.schema()
-                    + "\".jobs (actor, queue, status, payload, run_at, max_attempts,"
-                    + " retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter) VALUES ('audit',"
-                    + " 'audits', 'scheduled', '{}', now() + interval '1 hour', 3, 'constant', 10,"
-                    + " 10, 0) RETURNING id")) {
-      rs.next();
-      id = rs.getLong(1);
-    }
+    long id = scheduledJob(s, "audit", 0);
     Run cancel = cli(s, "jobs", "cancel", Long.toString(id), "--by", "ops-frank");
     assertThat(cancel.code()).as(cancel.err()).isZero();
     assertThat(cancel.out()).contains("job " + id + ": cancelled");
@@ -168,24 +155,32 @@ class TaskQCliTest {
   @Tag("A5")
   @Tag("A8")
   void jobsShow_saysHowManySnoozesTheJobUsed(TestServices s) throws Exception {
-    long id;
-    try (Connection c = s.dataSource().getConnection();
-        Statement st = c.createStatement();
-        var rs =
-            st.executeQuery(
-                "INSERT INTO \""
-                    + s.schema()
-                    + "\".jobs (actor, queue, status, payload, run_at, max_attempts,"
-                    + " retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, snoozes) VALUES"
-                    + " ('poll', 'polls', 'scheduled', '{}', now() + interval '1 hour', 3,"
-                    + " 'constant', 10, 10, 0, 2) RETURNING id")) {
-      rs.next();
-      id = rs.getLong(1);
-    }
+    long id = scheduledJob(s, "poll", 2);
     Run show = cli(s, "jobs", "show", Long.toString(id));
     assertThat(show.code()).as(show.err()).isZero();
     assertThat(show.out()).contains("attempt 0/3  snoozes 2");
     assertThat(cli(s, "jobs", "show", Long.toString(id), "--json").out()).contains("\"snoozes\":2");
+  }
+
+  /** Inserts a job of {@code actor} due in an hour, at most 3 attempts, with {@code snoozes}. */
+  private static long scheduledJob(TestServices s, String actor, int snoozes) throws Exception {
+    try (Connection c = s.dataSource().getConnection();
+        var ps =
+            c.prepareStatement(
+                "INSERT INTO \""
+                    + s.schema()
+                    + "\".jobs (actor, queue, status, payload, run_at, max_attempts,"
+                    + " retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, snoozes) VALUES"
+                    + " (?, ?, 'scheduled', '{}', now() + interval '1 hour', 3, 'constant', 10,"
+                    + " 10, 0, ?) RETURNING id")) {
+      ps.setString(1, actor);
+      ps.setString(2, actor + "s");
+      ps.setInt(3, snoozes);
+      try (var rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
   }
 
   private static long events(TestServices s, String kind, String note) throws Exception {
