@@ -4,6 +4,7 @@ import io.taskq.Actor;
 import io.taskq.JobHandler;
 import io.taskq.JobRequest;
 import io.taskq.RetryPolicy;
+import io.taskq.limits.Gcra;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,12 +35,27 @@ final class FaultActors {
           MAX_ATTEMPTS);
 
   private static final Pattern SLEEP = Pattern.compile("\"sleepMs\"\\s*:\\s*(\\d+)");
+  private static final Pattern IDLE_TX = Pattern.compile("\"idleTxMs\"\\s*:\\s*(\\d+)");
+
+  /** The Redis limit of {@link #limitedWork}: generous, so it never refuses while Redis is up. */
+  static final String RATE_LIMIT = "fault-rate";
 
   private FaultActors() {}
 
   static Actor<String> work(JobHandler<String> handler) {
     return Actor.builder(WORK, io.taskq.PayloadCodec.rawJson(), handler)
         .retryPolicy(POLICY)
+        .build();
+  }
+
+  /**
+   * {@link #work} rate-limited in {@value #RATE_LIMIT} (GCRA, 10 000 a second): each job takes a
+   * permit before it runs, from Redis or, while Redis is away, from the PostgreSQL fallback.
+   */
+  static Actor<String> limitedWork(JobHandler<String> handler) {
+    return Actor.builder(WORK, io.taskq.PayloadCodec.rawJson(), handler)
+        .retryPolicy(POLICY)
+        .rateLimit(RATE_LIMIT, Gcra.of(10_000, Duration.ofSeconds(1), 10_000))
         .build();
   }
 
@@ -53,6 +69,19 @@ final class FaultActors {
 
   static JobRequest job(long sleepMs) {
     return JobRequest.of(WORK, "{\"sleepMs\": " + sleepMs + "}");
+  }
+
+  /**
+   * A job whose first attempt leaves a transaction idle for {@code idleTxMs} (then commits): past
+   * the server's idle-in-transaction timeout its session is ended and the attempt fails.
+   */
+  static JobRequest idleInTransaction(long idleTxMs) {
+    return JobRequest.of(WORK, "{\"sleepMs\": 0, \"idleTxMs\": " + idleTxMs + "}");
+  }
+
+  static long idleTxMs(String payload) {
+    Matcher m = IDLE_TX.matcher(payload);
+    return m.find() ? Long.parseLong(m.group(1)) : 0;
   }
 
   static long sleepMs(String payload) {

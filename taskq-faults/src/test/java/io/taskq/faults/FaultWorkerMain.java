@@ -5,12 +5,17 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.taskq.JobContext;
 import io.taskq.TaskQ;
 import io.taskq.TaskQConfig;
+import io.taskq.limits.UnavailablePolicy;
+import io.taskq.redis.RedisConnector;
+import io.taskq.redis.RedisProgressStore;
+import io.taskq.redis.RedisRateLimiter;
 import io.taskq.spi.JobListener;
 import java.io.InputStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -21,13 +26,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * from the {@code TASKQ_*} environment like a deployment, running {@link FaultActors#WORK} and
  * recording every execution in {@code faults.executions} through a small pool of its own.
  *
- * <p>Besides the {@code TASKQ_*} variables: {@code FAULTS_MAINTENANCE} ({@code true} by default;
- * {@code false} makes a process that never leads) and {@code FAULTS_HARNESS_SCHEMA}. Every
- * connection carries {@code ApplicationName=faults-worker-<pid>}, so the invariant checker can tie
- * a backend (and the locks it holds) to this JVM. It prints {@code FAULTS-WORKER READY} once
- * started, {@code FAULTS-WORKER FENCED <n>} for each fenced write, and stops gracefully on SIGTERM
- * or when its standard input closes (the test JVM went away), printing {@code FAULTS-WORKER
- * STOPPED}.
+ * <p>Besides the {@code TASKQ_*} variables: {@code FAULTS_REDIS=true} (the actor rate-limited in
+ * Redis, falling back to PostgreSQL, and progress reported to Redis with the PostgreSQL store as
+ * fallback), {@code FAULTS_SHARED_POOL=true} (TaskQ on the recorder's pool, as on an application's
+ * {@code DataSource}), {@code FAULTS_MAINTENANCE} ({@code true} by default; {@code false} makes a
+ * process that never leads) and {@code FAULTS_HARNESS_SCHEMA}. Every connection carries {@code
+ * ApplicationName=faults-worker-<pid>}, so the invariant checker can tie a backend (and the locks
+ * it holds) to this JVM. It prints {@code FAULTS-WORKER READY} once started, {@code FAULTS-WORKER
+ * FENCED <n>} for each fenced write, and stops gracefully on SIGTERM or when its standard input
+ * closes (the test JVM went away), printing {@code FAULTS-WORKER STOPPED}.
  */
 public final class FaultWorkerMain {
   static final String READY = "FAULTS-WORKER READY";
@@ -54,16 +61,34 @@ public final class FaultWorkerMain {
     String harness = env.getOrDefault("FAULTS_HARNESS_SCHEMA", FaultCluster.HARNESS_SCHEMA);
     TaskQConfig config = TaskQConfig.fromEnv(env);
 
+    boolean sharedPool = "true".equals(env.get("FAULTS_SHARED_POOL"));
     HikariConfig pool = new HikariConfig();
-    pool.setJdbcUrl(withSetting(named, "socketTimeout=10"));
-    pool.setMaximumPoolSize(config.workerConcurrency() + 2);
+    // Behind a transaction pooler (a direct URL is set) no named prepared statements (R2).
+    String recorderUrl = withSetting(named, "socketTimeout=10");
+    pool.setJdbcUrl(
+        env.containsKey("TASKQ_DATABASE_DIRECT_URL")
+            ? withSetting(recorderUrl, "prepareThreshold=0")
+            : recorderUrl);
+    pool.setMaximumPoolSize(
+        config.workerConcurrency() + 2 + (sharedPool ? config.databasePoolSize() + 2 : 0));
     pool.setConnectionTimeout(10_000);
     pool.setPoolName("faults-recorder");
     HikariDataSource recorderPool = new HikariDataSource(pool);
     Recorder recorder = new Recorder(recorderPool, harness, config.schemaName().value(), pid);
 
+    RedisConnector redis =
+        "true".equals(env.get("FAULTS_REDIS")) ? RedisConnector.create(config) : null;
+    TaskQ.Builder builder = sharedPool ? TaskQ.builder(recorderPool) : TaskQ.builder();
+    if (redis != null) {
+      builder
+          .rateLimiters(
+              (declared, postgres) ->
+                  RedisRateLimiter.create(
+                      redis, declared.limit(), UnavailablePolicy.fallbackTo(postgres)))
+          .progress(postgres -> RedisProgressStore.builder(redis).fallback(postgres).build());
+    }
     TaskQ taskq =
-        TaskQ.builder()
+        builder
             .config(config)
             .maintenance(maintenance)
             .jobListener(
@@ -74,7 +99,10 @@ public final class FaultWorkerMain {
                   }
                 })
             .build();
-    taskq.register(FaultActors.work((json, ctx) -> recorder.run(json, ctx)));
+    taskq.register(
+        redis != null
+            ? FaultActors.limitedWork((json, ctx) -> recorder.run(json, ctx, true))
+            : FaultActors.work((json, ctx) -> recorder.run(json, ctx, false)));
     taskq.start();
     recorder.worker = taskq.workerId();
 
@@ -84,13 +112,17 @@ public final class FaultWorkerMain {
             new Thread(
                 () -> {
                   taskq.close();
+                  if (redis != null) {
+                    redis.close();
+                  }
                   recorderPool.close();
                   System.out.println(STOPPED + " pid=" + pid);
                   System.out.flush();
                   stopped.countDown();
                 },
                 "faults-worker-stop"));
-    System.out.println(READY + " pid=" + pid + " worker=" + taskq.workerId());
+    System.out.println(
+        READY + " pid=" + pid + " worker=" + taskq.workerId() + " clock=" + Instant.now());
     System.out.flush();
     // The test JVM holds our standard input open; when it goes away, so do we (gracefully).
     InputStream in = System.in;
@@ -133,8 +165,9 @@ public final class FaultWorkerMain {
       this.fenced = "INSERT INTO " + h + ".fenced (pid, worker) VALUES (?, ?)";
     }
 
-    Object run(String json, JobContext ctx) throws Exception {
+    Object run(String json, JobContext ctx, boolean progress) throws Exception {
       long sleep = FaultActors.sleepMs(json);
+      long idleTx = ctx.attempt() == 1 ? FaultActors.idleTxMs(json) : 0;
       long id;
       try (Connection c = pool.getConnection();
           PreparedStatement ps = c.prepareStatement(insert)) {
@@ -148,6 +181,12 @@ public final class FaultWorkerMain {
           id = rs.getLong(1);
         }
       }
+      if (idleTx > 0) {
+        idleInTransaction(idleTx);
+      }
+      if (progress) {
+        ctx.reportProgress(1.0, "ran");
+      }
       if (sleep > 0) {
         Thread.sleep(sleep);
         try (Connection c = pool.getConnection();
@@ -157,6 +196,22 @@ public final class FaultWorkerMain {
         }
       }
       return null;
+    }
+
+    /**
+     * Opens a transaction, reads, and leaves it idle for {@code millis} before committing, as a
+     * handler waiting on something else mid-transaction: past {@code
+     * idle_in_transaction_session_timeout} the server ends the session and the commit fails.
+     */
+    private void idleInTransaction(long millis) throws SQLException, InterruptedException {
+      try (Connection c = pool.getConnection()) {
+        c.setAutoCommit(false);
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1")) {
+          ps.executeQuery().close();
+        }
+        Thread.sleep(millis);
+        c.commit();
+      }
     }
 
     void fenced() {
