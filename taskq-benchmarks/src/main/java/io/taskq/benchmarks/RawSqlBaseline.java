@@ -1,5 +1,7 @@
 package io.taskq.benchmarks;
 
+import java.io.IOException;
+import java.io.StringReader;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -15,6 +17,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
+import org.postgresql.PGConnection;
 
 /**
  * The yardstick: what bare SQL does on the same database in the same run, with no queue library.
@@ -22,6 +25,13 @@ import javax.sql.DataSource;
  * <p>Its own table with a partial index; claims in batches of 10 with {@code FOR UPDATE SKIP
  * LOCKED}, acknowledges with one {@code UPDATE ... WHERE id = ANY(?)}; inserts 1000 rows per
  * multi-row statement.
+ *
+ * <p>Two more enqueue yardsticks (X3), each in a table of its own so the claim baseline and TaskQ's
+ * worker never see their rows: the same 1000 rows with {@code COPY} (text) into a copy of the raw
+ * table, and the same multi-row INSERT of the columns TaskQ writes for a plain job into a copy of
+ * TaskQ's {@code jobs} table ({@code LIKE jobs INCLUDING ALL}: its columns, defaults, constraints
+ * and indexes), without ids returned or a wake. The last one is what raw SQL pays for TaskQ's row;
+ * TaskQ's enqueue beside it is the cost of the client path alone.
  */
 final class RawSqlBaseline {
   static final int INSERT_ROWS_PER_STATEMENT = 1000;
@@ -30,15 +40,33 @@ final class RawSqlBaseline {
   private final DataSource dataSource;
   private final String table;
   private final String insertSql;
+  private final String jobsTable;
+  private final String copyTable;
+  private final String wideTable;
+  private final String wideInsertSql;
 
   RawSqlBaseline(DataSource dataSource, String schemaQuoted) {
     this.dataSource = dataSource;
     this.table = schemaQuoted + ".raw_jobs";
+    this.jobsTable = schemaQuoted + ".jobs";
+    this.copyTable = schemaQuoted + ".raw_jobs_copy";
+    this.wideTable = schemaQuoted + ".raw_jobs_wide";
     StringBuilder sql = new StringBuilder("INSERT INTO " + table + " (status, payload) VALUES ");
+    StringBuilder wide =
+        new StringBuilder(
+            "INSERT INTO "
+                + wideTable
+                + " (actor, queue, status, priority, payload, labels, run_at, max_attempts,"
+                + " retry_backoff, retry_base_ms, retry_cap_ms, retry_jitter, created_at) VALUES ");
     for (int i = 0; i < INSERT_ROWS_PER_STATEMENT; i++) {
       sql.append(i == 0 ? "" : ",").append("('pending', ?::jsonb)");
+      wide.append(i == 0 ? "" : ",")
+          .append(
+              "('bench-noop', 'default', 'pending', 0, ?::jsonb, '{}', now(), 20, 'exponential',"
+                  + " 1000, 600000, 0.2, now())");
     }
     this.insertSql = sql.toString();
+    this.wideInsertSql = wide.toString();
   }
 
   /** The baseline's table, quoted. */
@@ -59,7 +87,59 @@ final class RawSqlBaseline {
       // A queue column and an index leading with it, as raw SQL serving one queue of several
       // would have (the scale mode puts other queues' rows here too).
       s.execute("CREATE INDEX ON " + table + " (queue, id) WHERE status = 'pending'");
+      s.execute("DROP TABLE IF EXISTS " + copyTable);
+      s.execute("CREATE TABLE " + copyTable + " (LIKE " + table + " INCLUDING ALL)");
+      s.execute("DROP TABLE IF EXISTS " + wideTable);
+      s.execute("CREATE TABLE " + wideTable + " (LIKE " + jobsTable + " INCLUDING ALL)");
     }
+  }
+
+  /** ANALYZE of the enqueue yardsticks' own tables. */
+  void analyze() throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("ANALYZE " + copyTable);
+      s.execute("ANALYZE " + wideTable);
+    }
+  }
+
+  /**
+   * {@value #INSERT_ROWS_PER_STATEMENT} rows like {@link #insertBatch}'s with {@code COPY ... FROM
+   * STDIN} (text) into a copy of the raw table; returns the elapsed nanoseconds, the text built
+   * included.
+   */
+  long copyBatch(int first) throws SQLException {
+    long start = System.nanoTime();
+    StringBuilder rows = new StringBuilder(INSERT_ROWS_PER_STATEMENT * 20);
+    for (int i = 0; i < INSERT_ROWS_PER_STATEMENT; i++) {
+      rows.append("pending\t{\"n\":").append(first + i).append("}\n");
+    }
+    try (Connection c = dataSource.getConnection()) {
+      c.unwrap(PGConnection.class)
+          .getCopyAPI()
+          .copyIn(
+              "COPY " + copyTable + " (status, payload) FROM STDIN",
+              new StringReader(rows.toString()));
+    } catch (IOException e) {
+      throw new SQLException("COPY into " + copyTable + " failed", e);
+    }
+    return System.nanoTime() - start;
+  }
+
+  /**
+   * The multi-row INSERT of {@link #insertBatch} with the columns TaskQ writes for a plain job,
+   * into a copy of TaskQ's {@code jobs} table; returns the elapsed nanoseconds.
+   */
+  long insertWideBatch(int first) throws SQLException {
+    long start = System.nanoTime();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(wideInsertSql)) {
+      for (int i = 0; i < INSERT_ROWS_PER_STATEMENT; i++) {
+        ps.setString(i + 1, "{\"n\":" + (first + i) + "}");
+      }
+      ps.executeUpdate();
+    }
+    return System.nanoTime() - start;
   }
 
   /**

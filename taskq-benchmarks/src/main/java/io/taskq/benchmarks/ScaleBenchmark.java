@@ -132,6 +132,7 @@ public final class ScaleBenchmark {
     enqueueBoth(10_000);
     raw.claimAll(threads, 10_000);
     endToEnd(10_000);
+    EnqueueComparison.run(raw, client, 10_000);
   }
 
   private void measure(Clutter table) throws Exception {
@@ -256,17 +257,8 @@ public final class ScaleBenchmark {
   private void enqueue(int n) throws Exception {
     db.emptyJobs();
     raw.reset();
-    long[] nanos = enqueueBoth(n);
-    double rawRate = n / seconds(nanos[0]);
-    double rate = n / seconds(nanos[1]);
-    System.out.printf(
-        Locale.ROOT,
-        "%n[enqueue of %d jobs, 1000 per call]%n  raw multi-row INSERT %.0f rows/s; TaskQ"
-            + " enqueueAll %.0f jobs/s (%.2fx raw)%n",
-        n,
-        rawRate,
-        rate,
-        rate / rawRate);
+    System.out.printf(Locale.ROOT, "%n[enqueue of %d jobs]%n", n);
+    EnqueueComparison.run(raw, client, n).print(n);
     db.emptyJobs();
     raw.reset();
   }
