@@ -189,11 +189,27 @@ class ChaosSoakTest {
       return env;
     }
 
+    /**
+     * Starts a new worker JVM in {@code slot}, as an orchestrator would: a start that fails (right
+     * after a PostgreSQL restart PgBouncer refuses logins for its {@code server_login_retry}, 15 s,
+     * and TaskQ's start fails on it) is tried again, up to 5 times, 5 s apart.
+     */
     private WorkerJvm restart(int slot) {
-      generation[slot]++;
-      WorkerJvm w = cluster.startWorker(name(slot) + generation[slot], env(slot));
-      slots[slot] = w;
-      return w.awaitReady(Duration.ofMinutes(2));
+      for (int attempt = 1; ; attempt++) {
+        generation[slot]++;
+        WorkerJvm w = cluster.startWorker(name(slot) + generation[slot], env(slot));
+        slots[slot] = w;
+        try {
+          return w.awaitReady(Duration.ofMinutes(2));
+        } catch (AssertionError e) {
+          if (attempt == 5) {
+            throw e;
+          }
+          w.close();
+          System.out.printf("chaos soak: %s failed to start, again in 5 s%n", w);
+          FaultCluster.sleep(Duration.ofSeconds(5));
+        }
+      }
     }
 
     private static String workerId(WorkerJvm w) {
