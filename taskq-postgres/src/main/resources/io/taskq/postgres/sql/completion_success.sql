@@ -53,7 +53,7 @@ done AS (
      AND j.id = i.id
      AND j.lease_token = i.token
      -- D9's status fence as a CASE on purpose: a plain `j.status = 'running'` lets the planner
-     -- reach the rows through a running-state partial index (jobs_running_owner_idx) and filter
+     -- reach the rows through a running-state partial index (jobs_running_idx) and filter
      -- that by id, reading every running job for each batch (statistics taken before a burst of
      -- claims see almost none running): measured 3x slower beside 100 000 finished jobs. The CASE
      -- implies no index predicate, so the rows are found by primary key only (X1).

@@ -21,9 +21,9 @@ SELECT 1
 
 -- name: finished_per_minute
 -- W1: the dashboard's throughput chart. Jobs that finished in the last ? seconds per minute of
--- the database clock: succeeded, and failed or crashed (final failures). Index: jobs_finished_idx
--- (partial on the terminal statuses, repeated here so the planner can use it) bounds the scan to
--- the window.
+-- the database clock: succeeded, and failed or crashed (final failures). Index: jobs_terminal_idx
+-- (partial on the terminal statuses, repeated here so the planner can use it; it carries status)
+-- bounds the scan to the window.
 SELECT (floor(EXTRACT(EPOCH FROM finished_at) / 60) * 60)::bigint AS minute_epoch,
        count(*) FILTER (WHERE status = 'succeeded') AS succeeded,
        count(*) FILTER (WHERE status IN ('failed', 'crashed')) AS failed

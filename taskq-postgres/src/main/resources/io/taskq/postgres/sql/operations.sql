@@ -4,10 +4,16 @@
 -- ({table}, {archived} and {filters} are filled by it with fixed text, never with a value).
 
 -- name: search_arm
--- A1: one arm of a search: the newest jobs below the cursor, in id order backwards. With a status
--- the arm walks jobs_search_status_idx (status, id) (the archive's twin for jobs_archive); without
--- one, the primary key. Either way the scan stops once the page is full.
--- Binds: [status,] cursor id, the filters' binds, page size + 1.
+-- A1: one arm of a search: the newest jobs below the cursor, in id order backwards. The arm's
+-- status is a literal ({status} is `j.status = '<status>' AND`, fixed text from JobStatus), so
+-- custom and generic plans alike can use the partial index of that state (V013): failed, crashed
+-- and cancelled walk jobs_search_failures_idx (status, id) backwards and stop once the page is
+-- full; pending, scheduled and running read their state's index (jobs_claim_queue_idx,
+-- jobs_scheduled_idx, jobs_running_idx: as many rows as are in that state, the claim index
+-- narrowed by a queue or actor filter) or walk the primary key backwards, whichever the planner
+-- finds cheaper; succeeded walks the primary key backwards (or reads jobs_terminal_idx when the
+-- finished rows are few). The archive's arms walk jobs_archive_search_status_idx (status, id).
+-- Without a status, the primary key. Binds: cursor id, the filters' binds, page size + 1.
 (SELECT j.id, j.actor, j.queue, j.status, j.priority, j.attempt, j.max_attempts, j.run_at,
         j.created_at, j.started_at, j.finished_at, j.error_class, j.error_message,
         ARRAY(SELECT key FROM jsonb_each_text(j.labels) ORDER BY key) AS label_keys,
@@ -19,12 +25,13 @@
   LIMIT ?)
 
 -- name: count_arm
--- A1/W2: one arm of a bounded count (a bulk action's preview): the jobs of the arm's status that
--- meet the filters, stopping after the bound + 1 rows. No order and no cursor, so the planner may
--- answer from any index that holds the criteria (jobs_search_counts_idx (status, queue, actor) by an
--- index-only scan, the error index, a pending job's claim index), also in a generic plan; a walk
+-- A1/W2: one arm of a bounded count (a bulk action's preview): the jobs of the arm's status (a
+-- literal, as in search_arm) that meet the filters, stopping after the bound + 1 rows. No order
+-- and no cursor, so the planner may answer from any index that holds the criteria (the state's
+-- partial index: jobs_claim_queue_idx by an index-only scan for pending, jobs_terminal_idx or
+-- jobs_search_failures_idx for finished jobs; the error index), also in a generic plan; a walk
 -- backwards over the primary key checking every row, what a generic plan of the ordered search
--- may pick, is never the cheapest here. Binds: [status,] the filters' binds, bound + 1.
+-- may pick, is never the cheapest here. Binds: the filters' binds, bound + 1.
 (SELECT 1
    FROM {schema}.{table} j
   WHERE {status} true{filters}
@@ -55,9 +62,30 @@ AND j.finished_at >= ?
 AND j.finished_at < ?
 
 -- name: counts
--- A1: jobs per (status, queue, actor) by an index-only scan of jobs_search_counts_idx (or its
--- archive twin): no read of the table's rows once the visibility map is current.
-SELECT status, queue, actor, count(*) AS n FROM {schema}.{table} GROUP BY status, queue, actor
+-- A1: jobs of the hot table per (status, queue, actor), one arm per state, each read from that
+-- state's partial index (V013) and never from an index of every row: pending by an index-only scan
+-- of jobs_claim_queue_idx (queue, actor, ...); scheduled through jobs_scheduled_idx and running
+-- through jobs_running_idx (their rows are read: as many as are in that state); the finished
+-- states by an index-only scan of jobs_terminal_idx, which carries status, queue and actor. No read
+-- of the finished or pending rows themselves once the visibility map is current.
+SELECT 'pending' AS status, queue, actor, count(*) AS n
+  FROM {schema}.jobs WHERE status = 'pending' GROUP BY queue, actor
+UNION ALL
+SELECT 'scheduled', queue, actor, count(*)
+  FROM {schema}.jobs WHERE status = 'scheduled' GROUP BY queue, actor
+UNION ALL
+SELECT 'running', queue, actor, count(*)
+  FROM {schema}.jobs WHERE status = 'running' GROUP BY queue, actor
+UNION ALL
+SELECT status, queue, actor, count(*)
+  FROM {schema}.jobs
+ WHERE status IN ('succeeded', 'failed', 'crashed', 'cancelled')
+ GROUP BY status, queue, actor
+
+-- name: counts_archive
+-- A1: the archive's jobs per (status, queue, actor) by an index-only scan of
+-- jobs_archive_search_counts_idx: no read of the table's rows once the visibility map is current.
+SELECT status, queue, actor, count(*) AS n FROM {schema}.jobs_archive GROUP BY status, queue, actor
 
 -- name: attempts
 -- A2: every finished attempt of one job, in order: its job_attempts rows and, for a succeeded job,
@@ -141,7 +169,7 @@ SELECT COALESCE((SELECT max(id) FROM {schema}.jobs), 0) AS max_id, statement_tim
 -- A3/F1/B1: ONE statement per committed batch of a bulk retry: a LIMIT-ed window, the locking
 -- re-check, the driving UPDATE (as retry above), one batched job_events INSERT and one wake NOTIFY
 -- per queue, in the batch's one transaction (B6). The window has one arm per retryable status,
--- each with its status as a literal (jobs_search_status_idx); an arm the filter does not ask for is
+-- each with its status as a literal (jobs_search_failures_idx (status, id), V013); an arm the filter does not ask for is
 -- switched off by a one-time filter. Only jobs up to the starting id that finished before the
 -- operation started match, so a job this operation retried that fails again is not retried twice.
 -- Binds: batch size, max id, started at, statuses text[], actors text[] (NULL: any), queues
@@ -290,7 +318,8 @@ SELECT a.pid, a.application_name, host(a.client_addr) AS client_addr, a.backend_
  LIMIT 1
 
 -- name: failed_since
--- A8: jobs that ended failed or crashed since a time, per queue (jobs_finished_idx). Binds: since.
+-- A8: jobs that ended failed or crashed since a time, per queue (jobs_terminal_idx, which carries
+-- status and queue: an index-only range). Binds: since.
 SELECT queue, count(*) AS n
   FROM {schema}.jobs
  WHERE status IN ('failed', 'crashed')
@@ -298,7 +327,8 @@ SELECT queue, count(*) AS n
  GROUP BY queue
 
 -- name: actor_failed_since
--- W1: jobs that ended failed or crashed since a time, per actor (jobs_finished_idx). Binds: since.
+-- W1: jobs that ended failed or crashed since a time, per actor (jobs_terminal_idx, which carries
+-- status and actor: an index-only range). Binds: since.
 SELECT actor, count(*) AS n
   FROM {schema}.jobs
  WHERE status IN ('failed', 'crashed')
@@ -362,7 +392,7 @@ LIMIT 1
 -- O1 backlog detection: the rows each leader sweep would act on now (the leader-side backlog a
 -- stalled or ratcheting sweep leaves, while dispatch looks healthy), each counted up to a bound
 -- (bind: bound + 1, four times) so a large backlog costs at most that many index entries. Each arm
--- is its sweep's own snap predicate on its own partial index: S1's lease arm (jobs_running_lease_idx),
+-- is its sweep's own snap predicate on its own partial index: S1's lease arm (jobs_running_idx),
 -- S2 (jobs_deadline_idx), S3 (jobs_scheduled_idx), S4 (reservation_slots_lease_idx).
 SELECT 'reclaim_expired_locks' AS sweep_name, count(*) AS eligible
   FROM (SELECT 1 FROM {schema}.jobs

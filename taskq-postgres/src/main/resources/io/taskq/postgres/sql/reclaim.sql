@@ -11,21 +11,24 @@ WITH params AS MATERIALIZED (
   SELECT ?::integer AS batch_size, ?::bigint AS stale_after_ms, ?::bigint AS max_backoff_ms,
          ?::text AS wake_channel, ?::text AS events_channel
 ),
--- S1 lease arm: running jobs whose lease passed.
--- B4: select on statement_timestamp() (STABLE, so jobs_running_lease_idx serves it).
+-- S1 lease arm: running jobs whose lease passed, by owner, each owner's oldest lease first: the
+-- order of jobs_running_idx (locked_by, lock_expires_at) (V013), so the scan checks the lease on
+-- the index entries and stops at the batch; a sort by lease alone would read every expired lease
+-- of the backlog first.
+-- B4: select on statement_timestamp() (STABLE, so it is a condition of the index scan).
 -- U2: FOR UPDATE SKIP LOCKED: a second leader steps over these rows instead of taking them too.
 lease_arm AS MATERIALIZED (
   SELECT j.id, j.locked_by, j.started_at, 'LeaseExpired'::text AS error_class
     FROM {schema}.jobs j
    WHERE j.status = 'running'
      AND j.lock_expires_at < statement_timestamp()
-   ORDER BY j.lock_expires_at
+   ORDER BY j.locked_by, j.lock_expires_at
    LIMIT (SELECT batch_size FROM params)
      FOR UPDATE OF j SKIP LOCKED
 ),
 -- S1 heartbeat arm: running jobs whose owner stopped heartbeating for worker_stale_after, or
 -- whose owner's row is gone. Driven from the owners, never from the jobs: lost_owners walks the
--- distinct locked_by values of running jobs with a skip scan of jobs_running_owner_idx (one index
+-- distinct locked_by values of running jobs with a skip scan of jobs_running_idx (one index
 -- probe per owner, however many jobs each holds) and keeps the owners with no fresh workers row;
 -- the arm then reads at most batch size of their jobs through the same index. A scan over all
 -- running jobs (anti-joined with workers) would cost the whole backlog on every batch.
@@ -56,15 +59,18 @@ lost_owners AS MATERIALIZED (
               AND w.heartbeat_at >= statement_timestamp()
                                     - (SELECT stale_after_ms FROM params) * interval '1 millisecond')
 ),
--- Rows the lease arm took are excluded (we hold their locks already). No ORDER BY: the index scan
--- stops at the LIMIT (a sort would read every job of the lost owners first); SKIP LOCKED never
--- waits, so the order rows are locked in cannot take part in a deadlock.
+-- Rows the lease arm took are excluded (we hold their locks already). In the order of
+-- jobs_running_idx (locked_by, lock_expires_at), so the index scan stops at the LIMIT without a
+-- sort (a sort would read every job of the lost owners first), and a plan that reads the table
+-- instead is never the cheaper; SKIP LOCKED never waits, so the order rows are locked in cannot
+-- take part in a deadlock.
 heartbeat_arm AS MATERIALIZED (
   SELECT j.id, j.locked_by, j.started_at, 'WorkerLost'::text AS error_class
     FROM {schema}.jobs j
    WHERE j.status = 'running'
      AND j.locked_by = ANY (ARRAY(SELECT locked_by FROM lost_owners))
      AND j.id <> ALL (ARRAY(SELECT id FROM lease_arm))
+   ORDER BY j.locked_by, j.lock_expires_at
    LIMIT (SELECT batch_size FROM params)
      FOR UPDATE OF j SKIP LOCKED
 ),

@@ -152,15 +152,15 @@ public final class PostgresOperations implements Operations {
   @Override
   public JobCounts counts(boolean includeArchive) {
     CountsBuilder counts = new CountsBuilder();
-    countInto(counts, "jobs");
+    countInto(counts, "counts");
     if (includeArchive) {
-      countInto(counts, "jobs_archive");
+      countInto(counts, "counts_archive");
     }
     return counts.build(includeArchive);
   }
 
-  private void countInto(CountsBuilder counts, String table) {
-    String statement = sql.get("counts").replace("{table}", table);
+  private void countInto(CountsBuilder counts, String name) {
+    String statement = sql.get(name);
     read(
         "count jobs",
         c -> c.prepareStatement(statement),

@@ -18,9 +18,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * One job search as one statement (A1): a {@code search_arm} per status asked for (or one over
  * every status), on the hot table and, when asked, the archive, joined by {@code UNION ALL} and cut
- * to the page. Each arm walks its index backwards from the cursor and stops at the page size, so a
- * page costs about the page, whatever the table's size. Only the criteria the filter sets are in
- * the text; every value is a bind.
+ * to the page. Each arm walks its index backwards from the cursor and stops at the page size, or
+ * reads its state's partial index (a state whose rows are few: scheduled, running), so a page costs
+ * about the page, whatever the table's size. Only the criteria the filter sets are in the text;
+ * every value is a bind, but for each arm's status, a literal from {@link JobStatus} so that
+ * generic plans use the state's partial index (V013).
  */
 final class SearchQuery {
   /** The cursor of an arm without one (a count's). */
@@ -115,20 +117,19 @@ final class SearchQuery {
     String arm = template.replace("{filters}", filters);
     if (statuses.isEmpty()) {
       arms.add(arm.replace("{status}", ""));
-      addArmBinds(binds, null, cursor, filterBinds, limit);
+      addArmBinds(binds, cursor, filterBinds, limit);
       return;
     }
     for (JobStatus status : statuses) {
-      arms.add(arm.replace("{status}", "j.status = ? AND"));
-      addArmBinds(binds, status.dbValue(), cursor, filterBinds, limit);
+      // The status is a literal, not a bind, so a generic plan can use the state's partial index
+      // too (V013); the text is JobStatus's own fixed value, never a caller's.
+      arms.add(arm.replace("{status}", "j.status = '" + status.dbValue() + "' AND"));
+      addArmBinds(binds, cursor, filterBinds, limit);
     }
   }
 
   private static void addArmBinds(
-      List<Object> binds, @Nullable String status, long cursor, List<Object> filters, int limit) {
-    if (status != null) {
-      binds.add(status);
-    }
+      List<Object> binds, long cursor, List<Object> filters, int limit) {
     if (cursor != NO_CURSOR) {
       binds.add(cursor);
     }

@@ -183,8 +183,7 @@ class SuccessPathTest {
     }
     assertThat(plan.toString())
         .contains("Index Scan using jobs_pkey on jobs j")
-        .doesNotContain("jobs_running_owner_idx")
-        .doesNotContain("jobs_running_lease_idx");
+        .doesNotContain("jobs_running_idx");
   }
 
   private List<RunningJob> running(SweepRows.Jobs jobs) {

@@ -59,8 +59,7 @@ class ReclaimPlanTest {
     String plan = explainAnalyze(Duration.ofMinutes(1));
 
     assertThat(plan)
-        .contains("jobs_running_lease_idx")
-        .contains("jobs_running_owner_idx")
+        .contains("jobs_running_idx")
         .contains("jobs_pkey")
         .doesNotContain("Seq Scan on jobs");
     assertThat(maxRowsOfAnyNode(plan)).isLessThanOrEqualTo(3 * BATCH);
