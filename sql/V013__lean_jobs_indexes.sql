@@ -16,8 +16,7 @@
 -- * A1 search and counts read the per-state partial indexes instead of two indexes of every row:
 --   a pending job is found through jobs_claim_queue_idx, a scheduled one through
 --   jobs_scheduled_idx, a running one through jobs_running_idx, a failed, crashed or cancelled one
---   through jobs_search_failures_idx (status, id) below (no entry for a success; it carries queue
---   and actor, so a bounded count of one actor's failures reads no row), a succeeded one
+--   through jobs_search_failures_idx (status, id) below (no entry for a success), a succeeded one
 --   by the primary key walked backwards (or jobs_terminal_idx when the finished rows are few), and
 --   the counts of the finished rows by an index-only scan of jobs_terminal_idx, which carries
 --   status, queue and actor (operations.sql, `counts`). The archive keeps V007's search indexes:
@@ -44,7 +43,6 @@ CREATE INDEX IF NOT EXISTS jobs_terminal_idx ON {schema}.jobs (finished_at)
   INCLUDE (status, queue, actor)
   WHERE status IN ('succeeded', 'failed', 'crashed', 'cancelled');
 CREATE INDEX IF NOT EXISTS jobs_search_failures_idx ON {schema}.jobs (status, id)
-  INCLUDE (queue, actor)
   WHERE status IN ('failed', 'crashed', 'cancelled');
 DROP INDEX IF EXISTS {schema}.jobs_search_status_idx;
 DROP INDEX IF EXISTS {schema}.jobs_search_counts_idx;

@@ -87,7 +87,7 @@ class WorkerIndexUsageTest {
       ps.setLong(8, 30_000);
       ps.setString(9, "w1");
       assertThat(read(ps))
-          .containsPattern("jobs_(pkey|running_owner_idx)")
+          .containsPattern("jobs_(pkey|running_idx)")
           .doesNotContain("Seq Scan on jobs");
     }
   }
