@@ -3,14 +3,12 @@ package io.taskq.dashboard;
 import com.sun.net.httpserver.HttpServer;
 import io.taskq.TaskQ;
 import io.taskq.TaskQConfig;
+import io.taskq.core.internal.BindAddress;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -142,29 +140,7 @@ public final class DashboardServer implements AutoCloseable {
   private static final String NO_DELAY = "sun.net.httpserver.nodelay";
 
   private static InetAddress localAddress(String bind) {
-    InetAddress address;
-    try {
-      address = InetAddress.getByName(bind);
-    } catch (UnknownHostException e) {
-      throw new IllegalArgumentException("dashboard bind address " + bind + " does not resolve", e);
-    }
-    if (address.isAnyLocalAddress() || address.isLoopbackAddress() || isInterface(address)) {
-      return address;
-    }
-    throw new IllegalArgumentException(
-        "dashboard bind address "
-            + bind
-            + " resolves to "
-            + address.getHostAddress()
-            + ", which is not an address of this host");
-  }
-
-  private static boolean isInterface(InetAddress address) {
-    try {
-      return NetworkInterface.getByInetAddress(address) != null;
-    } catch (SocketException e) {
-      return false;
-    }
+    return BindAddress.resolve(bind, "dashboard bind address " + bind, "");
   }
 
   private static Thread daemon(Runnable task) {

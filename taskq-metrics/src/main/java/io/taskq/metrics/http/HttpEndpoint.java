@@ -3,13 +3,11 @@ package io.taskq.metrics.http;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.taskq.TaskQConfig;
+import io.taskq.core.internal.BindAddress;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
-import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -190,30 +188,10 @@ public final class HttpEndpoint implements AutoCloseable {
   }
 
   static InetAddress localAddress(String bind) {
-    InetAddress address;
-    try {
-      address = InetAddress.getByName(bind);
-    } catch (UnknownHostException e) {
-      throw new IllegalArgumentException("httpBind " + bind + " does not resolve", e);
-    }
-    if (address.isAnyLocalAddress() || address.isLoopbackAddress() || isInterface(address)) {
-      return address;
-    }
-    throw new IllegalArgumentException(
-        "httpBind "
-            + bind
-            + " resolves to "
-            + address.getHostAddress()
-            + ", which is not an address of this host; the endpoint binds only the configured"
-            + " address (default 127.0.0.1)");
-  }
-
-  private static boolean isInterface(InetAddress address) {
-    try {
-      return NetworkInterface.getByInetAddress(address) != null;
-    } catch (SocketException e) {
-      return false;
-    }
+    return BindAddress.resolve(
+        bind,
+        "httpBind " + bind,
+        "; the endpoint binds only the configured address (default 127.0.0.1)");
   }
 
   private static Thread daemon(Runnable task) {
