@@ -277,9 +277,12 @@ public final class JobsClient {
    * Cancels one job (L8), naming who asked: a scheduled or pending job becomes {@code cancelled} at
    * once, with its {@code cancelled} event in the same transaction, whose note is {@code "cancelled
    * by <by>"} (no note when {@code by} is null or blank), as {@link #cancelWhere(CancelFilter,
-   * String, BulkProgressListener)} notes a bulk cancel; a running job gets a cancel request its
-   * handler can observe (a request is not an event: the {@code cancelled} event its worker writes
-   * when the handler stops has no note).
+   * String, BulkProgressListener)} notes a bulk cancel. A running job gets a cancel request its
+   * handler can observe, with a {@code cancel_requested} event in the same transaction whose note
+   * is {@code "cancel requested by <by>"} (none when {@code by} is null or blank); the {@code
+   * cancelled} event its worker writes when the handler stops follows it. A second cancel of a
+   * running job whose cancel is already requested changes nothing and writes no event (the first
+   * request keeps its time and author) and again answers {@link CancelResult#CANCEL_REQUESTED}.
    *
    * @param id the job's id
    * @param by who cancels (an operator's name, for the audit trail), or {@code null}

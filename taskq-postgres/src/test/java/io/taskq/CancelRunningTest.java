@@ -137,6 +137,8 @@ class CancelRunningTest {
     assertThat(observed).isTrue();
     assertThat(db.job(id).get("attempt")).isEqualTo(1);
     assertThat(db.job(id).get("error_class")).isEqualTo("java.lang.IllegalStateException");
-    assertThat(db.events(id)).extracting(e -> e.get("kind")).containsExactly("cancelled");
+    assertThat(db.events(id))
+        .extracting(e -> e.get("kind"))
+        .containsExactly("cancel_requested", "cancelled");
   }
 }

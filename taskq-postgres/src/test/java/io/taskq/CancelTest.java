@@ -86,7 +86,8 @@ class CancelTest {
   }
 
   @Test
-  void runningJob_getsACancelRequestItsHandlerCanObserve() {
+  @Tag("B6")
+  void runningJob_getsACancelRequestItsHandlerCanObserve_withItsEventInTheSameTransaction() {
     long id = client.enqueue(JobRequest.of("slow", "{}"));
     markRunning(id);
 
@@ -101,7 +102,39 @@ class CancelTest {
         .as("a second request keeps the first time")
         .isEqualTo(requested.cancelRequestedAt());
     assertThat(again.finishedAt()).isNull();
-    assertThat(events(id)).as("a request is not a transition").isEmpty();
+    assertThat(events(id))
+        .as("the request is recorded once; the worker writes 'cancelled' when the handler stops")
+        .containsExactly("cancel_requested:slow:default:1");
+    assertThat(eventWrittenByTheTransitionsTransaction(id)).isTrue();
+    assertThat(
+            db.queryLong(
+                "SELECT count(*) FROM "
+                    + schema.quoted()
+                    + ".job_events WHERE job_id = ?"
+                    + " AND occurred_at = (SELECT cancel_requested_at FROM "
+                    + schema.quoted()
+                    + ".jobs WHERE id = ?)",
+                id,
+                id))
+        .isOne();
+  }
+
+  @Test
+  @Tag("A3")
+  void cancelOfARunningJobNamingTheOperator_notesItOnTheRequest_andTheFirstRequestKeepsIt() {
+    long named = client.enqueue(JobRequest.of("slow", "{}"));
+    long anonymous = client.enqueue(JobRequest.of("slow", "{}"));
+    markRunning(named);
+    markRunning(anonymous);
+
+    assertThat(client.cancel(named, " ops-alice ")).isEqualTo(CancelResult.CANCEL_REQUESTED);
+    assertThat(client.cancel(named, "ops-bob")).isEqualTo(CancelResult.CANCEL_REQUESTED);
+    assertThat(client.cancel(anonymous)).isEqualTo(CancelResult.CANCEL_REQUESTED);
+
+    assertThat(notes(named))
+        .as("who asked first, as a second pause keeps the first's author")
+        .containsExactly("cancel requested by ops-alice");
+    assertThat(notes(anonymous)).as("no operator, no note").containsExactly((Object) null);
   }
 
   @Test

@@ -152,6 +152,35 @@ class TaskQCliTest {
 
   @Test
   @Order(3)
+  @Tag("A8")
+  @Tag("A2")
+  @Tag("L8")
+  void jobsCancel_ofARunningJob_namesTheOperatorOnTheRequest_andJobsShowListsIt(TestServices s)
+      throws Exception {
+    long id = scheduledJob(s, "busy", 0);
+    try (Connection c = s.dataSource().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(
+          "UPDATE \""
+              + s.schema()
+              + "\".jobs SET status = 'running', attempt = 1, locked_by = 'test-worker',"
+              + " lock_expires_at = now() + interval '1 minute', lease_token = 1,"
+              + " started_at = now() WHERE id = "
+              + id);
+    }
+    Run cancel = cli(s, "jobs", "cancel", Long.toString(id), "--by", "ops-gina");
+    assertThat(cancel.code()).as(cancel.err()).isZero();
+    assertThat(cancel.out()).contains("job " + id + ": cancel_requested");
+    Run show = cli(s, "jobs", "show", Long.toString(id));
+    assertThat(show.code()).as(show.err()).isZero();
+    assertThat(show.out()).contains("cancel_requested").contains("cancel requested by ops-gina");
+    assertThat(cli(s, "jobs", "show", Long.toString(id), "--json").out())
+        .contains("\"kind\":\"cancel_requested\"")
+        .contains("\"note\":\"cancel requested by ops-gina\"");
+  }
+
+  @Test
+  @Order(3)
   @Tag("A5")
   @Tag("A8")
   void jobsShow_saysHowManySnoozesTheJobUsed(TestServices s) throws Exception {

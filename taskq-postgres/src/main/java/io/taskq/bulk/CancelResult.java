@@ -7,8 +7,9 @@ public enum CancelResult {
   /** The job was {@code scheduled} or {@code pending} and is now {@code cancelled}. */
   CANCELLED,
   /**
-   * The job is {@code running}: a cancel request is stamped that its handler can observe; the
-   * worker ends the job {@code cancelled} (so does a lease reclaim, S1).
+   * The job is {@code running}: a cancel request is stamped that its handler can observe (or was
+   * already, by an earlier call); the worker ends the job {@code cancelled} (so does a lease
+   * reclaim, S1).
    */
   CANCEL_REQUESTED,
   /** The job had already reached a terminal status; nothing changed. */

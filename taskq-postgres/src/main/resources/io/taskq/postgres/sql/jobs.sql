@@ -37,31 +37,43 @@ LIMIT 1
 -- L8: one statement on the job row. Under READ COMMITTED the UPDATE re-reads a row another
 -- transaction changed meanwhile, so the CASE arms see the latest status:
 --   scheduled / pending -> cancelled now (finished_at stamped);
---   running             -> cancel_requested_at stamped (kept if already set); the worker ends it.
--- B6/L1: the 'cancelled' job_events row is written by the same statement, so it commits with the
--- transition and never alone. B4: written times come from clock_timestamp().
+--   running             -> cancel_requested_at stamped; the worker ends it. A running job whose
+--                          cancel was already requested is left alone (no row here: the caller
+--                          reads its status), so the first request keeps its time and author,
+--                          as a second pause keeps the first's.
+-- B6/L1: the job_events row is written by the same statement, so it commits with the change and
+-- never alone: 'cancelled' for a job cancelled now, 'cancel_requested' for a running one (the
+-- 'cancelled' event its worker writes when the handler stops follows). A3: the note names who
+-- asked ('cancelled by <by>', 'cancel requested by <by>'); none when the caller named no one.
+-- B4: written times come from clock_timestamp().
 -- L8: a running job's owner is told at once: one pg_notify on its worker channel
 -- (taskq_worker_{tag}_{locked_by}, M2), sent on commit of this same statement, so the handler sees
 -- the request without waiting for the next heartbeat. The payload is the job id only (D11).
--- Binds: the job id, the event's note (who cancelled, or NULL), the worker channel prefix
+-- Binds: the job id, who cancels (stripped, or NULL), the worker channel prefix
 -- (taskq_worker_{tag}_), the wake channel (L9 hook).
--- Result: one row (the job's new status) when the job was cancellable, none otherwise.
+-- Result: one row (the job's new status) when the statement changed the job, none otherwise.
 WITH changed AS (
   UPDATE {schema}.jobs
   SET status = CASE WHEN status = 'running' THEN status ELSE 'cancelled' END,
       finished_at = CASE WHEN status = 'running' THEN finished_at ELSE clock_timestamp() END,
       cancel_requested_at = CASE WHEN status = 'running'
-                                 THEN COALESCE(cancel_requested_at, clock_timestamp())
+                                 THEN clock_timestamp()
                                  ELSE cancel_requested_at END
   WHERE id = ?
-    AND status IN ('scheduled', 'pending', 'running')
-  RETURNING id, status, actor, queue, attempt, finished_at, locked_by, batch_id
+    AND (status IN ('scheduled', 'pending')
+         OR (status = 'running' AND cancel_requested_at IS NULL))
+  RETURNING id, status, actor, queue, attempt, finished_at, cancel_requested_at, locked_by,
+            batch_id, ?::text AS cancelled_by
 ),
 event AS (
   INSERT INTO {schema}.job_events (job_id, kind, actor, queue, attempt, occurred_at, note)
-  SELECT id, 'cancelled', actor, queue, attempt, finished_at, ?::text
+  SELECT id,
+         CASE WHEN status = 'cancelled' THEN 'cancelled' ELSE 'cancel_requested' END,
+         actor, queue, attempt,
+         CASE WHEN status = 'cancelled' THEN finished_at ELSE cancel_requested_at END,
+         CASE WHEN status = 'cancelled' THEN 'cancelled by ' ELSE 'cancel requested by ' END
+           || cancelled_by
   FROM changed
-  WHERE status = 'cancelled'
 ),
 notified AS (
   -- An aggregate always yields one row, so joining it keeps the result and forces the NOTIFY.
@@ -81,7 +93,8 @@ settled AS (
 SELECT status FROM changed CROSS JOIN notified CROSS JOIN settled
 
 -- name: status
--- After a cancel that changed nothing: is the job terminal, or unknown?
+-- After a cancel that changed nothing: is the job running (its cancel already requested),
+-- terminal, or unknown?
 SELECT status FROM {schema}.jobs WHERE id = ?
 UNION ALL
 SELECT status FROM {schema}.jobs_archive WHERE id = ?

@@ -47,16 +47,19 @@ public final class JobStatements {
   }
 
   /**
-   * Cancels a scheduled or pending job, or requests the cancel of a running one; the event row of a
-   * cancellation is written by the same statement (B6), and so is the NOTIFY that tells a running
-   * job's worker at once. Runs in auto-commit: one statement. The event's note names {@code by}
-   * ({@code "cancelled by <by>"}); there is none when {@code by} is null or blank.
+   * Cancels a scheduled or pending job, or requests the cancel of a running one; the event row
+   * ({@code cancelled}, or {@code cancel_requested} for a running job) is written by the same
+   * statement (B6), and so is the NOTIFY that tells a running job's worker at once. Runs in
+   * auto-commit: one statement. The event's note names {@code by} ({@code "cancelled by <by>"},
+   * {@code "cancel requested by <by>"}); there is none when {@code by} is null or blank. A running
+   * job whose cancel was already requested is left as it is: the first request keeps its time and
+   * its author.
    */
   public CancelResult cancel(Connection c, long id, @Nullable String by) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.get("cancel"))) {
       ps.setQueryTimeout(timeoutSeconds);
       ps.setLong(1, id);
-      ps.setString(2, note(by));
+      ps.setString(2, who(by));
       ps.setString(3, workerChannelPrefix);
       ps.setString(4, wakeChannel);
       try (ResultSet rs = ps.executeQuery()) {
@@ -67,21 +70,28 @@ public final class JobStatements {
         }
       }
     }
-    return exists(c, id) ? CancelResult.ALREADY_FINISHED : CancelResult.NOT_FOUND;
+    Optional<JobStatus> status = status(c, id);
+    if (status.isEmpty()) {
+      return CancelResult.NOT_FOUND;
+    }
+    return status.get() == JobStatus.RUNNING
+        ? CancelResult.CANCEL_REQUESTED
+        : CancelResult.ALREADY_FINISHED;
   }
 
-  /** The note of a single cancel's event: who asked, or none. */
-  static @Nullable String note(@Nullable String by) {
-    return by == null || by.isBlank() ? null : "cancelled by " + by.strip();
+  /** Who cancels, for the event's note: the stripped name, or none. */
+  static @Nullable String who(@Nullable String by) {
+    return by == null || by.isBlank() ? null : by.strip();
   }
 
-  private boolean exists(Connection c, long id) throws SQLException {
+  /** The job's status (hot table or archive), or empty for an unknown id. */
+  private Optional<JobStatus> status(Connection c, long id) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.get("status"))) {
       ps.setQueryTimeout(timeoutSeconds);
       ps.setLong(1, id);
       ps.setLong(2, id);
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next();
+        return rs.next() ? Optional.of(JobStatus.fromDb(rs.getString(1))) : Optional.empty();
       }
     }
   }
