@@ -1,0 +1,23 @@
+-- TaskQ schema, version 15: one actor's failed, crashed or cancelled jobs, searched and counted from
+-- an index of those rows only (A1/W2).
+--
+-- The schema name is the only substitution: every occurrence of {schema} is replaced by the
+-- validated, quoted identifier (M3), as in V001.
+--
+-- V013 dropped V007's jobs_search_counts_idx (status, queue, actor), an index of every row, and
+-- left no index of the failed states that holds the actor: the bounded count behind a bulk
+-- action's confirmation ("failed jobs of actor X", operations.sql `count_arm`) then read every
+-- finished row's entry of jobs_terminal_idx (an index-only scan filtered on status and actor, about
+-- 900 000 entries at 1 000 000 jobs, 226 ms). This index holds only failed, crashed and cancelled
+-- rows, like jobs_search_failures_idx: a job that is enqueued, claimed and succeeds never meets its
+-- predicate, so it adds nothing to the write-ahead log of a processed job (X2); a failure, a crash
+-- or a cancel adds one entry. The count of one actor's failed jobs reads that actor's entries
+-- (index-only, as many as match); the search of one actor's failed jobs, newest first, walks them
+-- backwards from the cursor and stops at the page (the search binds one actor as `actor = ?`, since
+-- an `= ANY (...)` on the second column gives up the index's order).
+--
+-- On a large existing table the CREATE INDEX below holds a write lock on jobs while it builds. To
+-- avoid that, build it by hand first with the same definition and CREATE INDEX CONCURRENTLY; this
+-- file then finds it (IF NOT EXISTS) (docs/upgrading.md).
+CREATE INDEX IF NOT EXISTS jobs_failures_actor_idx ON {schema}.jobs (status, actor, id)
+  WHERE status IN ('failed', 'crashed', 'cancelled');
