@@ -13,10 +13,11 @@ import java.util.regex.Pattern;
  * The actors of the fault suite, shared by the worker JVMs (which run them) and the producer (which
  * enqueues for them, so both stamp the same retry policy).
  *
- * <p>{@value #WORK}: payload {@code {"sleepMs": n}}. Its handler records the execution (job id,
- * attempt, worker JVM pid, lease token) in {@code faults.executions} before it sleeps {@code n} ms,
- * and stamps the record's end when it returns. The retry policy is constant 200 ms with no jitter
- * and {@value #MAX_ATTEMPTS} attempts, so a reclaimed or failed attempt runs again quickly and the
+ * <p>{@value #WORK}: payload {@code {"sleepMs": n}}, optionally {@code "retrySleepMs": m} (the
+ * sleep of every attempt after the first; {@code n} when absent). Its handler records the execution
+ * (job id, attempt, worker JVM pid, lease token) in {@code faults.executions} before it sleeps, and
+ * stamps the record's end when it returns. The retry policy is constant 200 ms with no jitter and
+ * {@value #MAX_ATTEMPTS} attempts, so a reclaimed or failed attempt runs again quickly and the
  * checker knows the bound.
  */
 final class FaultActors {
@@ -35,6 +36,7 @@ final class FaultActors {
           MAX_ATTEMPTS);
 
   private static final Pattern SLEEP = Pattern.compile("\"sleepMs\"\\s*:\\s*(\\d+)");
+  private static final Pattern RETRY_SLEEP = Pattern.compile("\"retrySleepMs\"\\s*:\\s*(\\d+)");
   private static final Pattern IDLE_TX = Pattern.compile("\"idleTxMs\"\\s*:\\s*(\\d+)");
 
   /** The Redis limit of {@link #limitedWork}: generous, so it never refuses while Redis is up. */
@@ -71,6 +73,12 @@ final class FaultActors {
     return JobRequest.of(WORK, "{\"sleepMs\": " + sleepMs + "}");
   }
 
+  /** A job whose first attempt sleeps {@code sleepMs} and every later one {@code retrySleepMs}. */
+  static JobRequest job(long sleepMs, long retrySleepMs) {
+    return JobRequest.of(
+        WORK, "{\"sleepMs\": " + sleepMs + ", \"retrySleepMs\": " + retrySleepMs + "}");
+  }
+
   /**
    * A job whose first attempt leaves a transaction idle for {@code idleTxMs} (then commits): past
    * the server's idle-in-transaction timeout its session is ended and the attempt fails.
@@ -87,5 +95,11 @@ final class FaultActors {
   static long sleepMs(String payload) {
     Matcher m = SLEEP.matcher(payload);
     return m.find() ? Long.parseLong(m.group(1)) : 0;
+  }
+
+  /** What attempt {@code attempt} of a job with {@code payload} sleeps. */
+  static long sleepMs(String payload, int attempt) {
+    Matcher m = RETRY_SLEEP.matcher(payload);
+    return attempt > 1 && m.find() ? Long.parseLong(m.group(1)) : sleepMs(payload);
   }
 }

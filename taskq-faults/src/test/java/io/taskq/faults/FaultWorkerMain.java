@@ -166,7 +166,7 @@ public final class FaultWorkerMain {
     }
 
     Object run(String json, JobContext ctx, boolean progress) throws Exception {
-      long sleep = FaultActors.sleepMs(json);
+      long sleep = FaultActors.sleepMs(json, ctx.attempt());
       long idleTx = ctx.attempt() == 1 ? FaultActors.idleTxMs(json) : 0;
       long id;
       try (Connection c = pool.getConnection();
