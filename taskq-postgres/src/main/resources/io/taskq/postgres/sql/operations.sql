@@ -8,7 +8,7 @@
 -- status is a literal ({status} is `j.status = '<status>' AND`, fixed text from JobStatus), so
 -- custom and generic plans alike can use the partial index of that state (V013): failed, crashed
 -- and cancelled walk jobs_search_failures_idx (status, id) backwards and stop once the page is
--- full (one actor's: jobs_failures_actor_idx (status, actor, id), V015); pending, scheduled and running read their state's index (jobs_claim_queue_idx,
+-- full (one actor's: jobs_failures_actor_idx (status, actor, id), V014); pending, scheduled and running read their state's index (jobs_claim_queue_idx,
 -- jobs_scheduled_idx, jobs_running_idx: as many rows as are in that state, the claim index
 -- narrowed by a queue or actor filter) or walk the primary key backwards, whichever the planner
 -- finds cheaper; succeeded walks the primary key backwards (or reads jobs_terminal_idx when the
@@ -30,7 +30,7 @@
 -- and no cursor, so the planner may answer from any index that holds the criteria (the state's
 -- partial index: jobs_claim_queue_idx by an index-only scan for pending, jobs_terminal_idx or
 -- jobs_search_failures_idx for finished jobs, jobs_failures_actor_idx for one actor's failed,
--- crashed or cancelled jobs (index-only, V015); the error index), also in a generic plan; a walk
+-- crashed or cancelled jobs (index-only, V014); the error index), also in a generic plan; a walk
 -- backwards over the primary key checking every row, what a generic plan of the ordered search
 -- may pick, is never the cheapest here. Binds: the filters' binds, bound + 1.
 (SELECT 1
@@ -40,7 +40,7 @@
 
 -- name: search_filter_actor
 -- One actor: an equality, so the search of one actor's failed, crashed or cancelled jobs walks
--- jobs_failures_actor_idx (status, actor, id) backwards in order (V015); `= ANY` on the index's
+-- jobs_failures_actor_idx (status, actor, id) backwards in order (V014); `= ANY` on the index's
 -- second column would give up that order.
 AND j.actor = ?
 

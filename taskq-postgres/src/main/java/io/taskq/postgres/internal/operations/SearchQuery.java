@@ -141,7 +141,7 @@ final class SearchQuery {
     StringBuilder out = new StringBuilder();
     if (f.actors().size() == 1) {
       // One actor as an equality: an index led by (status, actor, id) then walks in id order
-      // (V015).
+      // (V014).
       out.append('\n').append(s.get("search_filter_actor"));
       binds.add(f.actors().get(0));
     } else {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * (status is in the partial indexes' predicates), so every index of {@code jobs} whose predicate
  * the new row version meets takes a new entry on every transition: only the primary key may cover
  * every row, each other index is partial, and the running and finished states have one index each.
- * The failed states' indexes (V013's search index, V015's count index by actor) take an entry only
+ * The failed states' indexes (V013's search index, V014's count index by actor) take an entry only
  * when a job fails, crashes or is cancelled. The fill factor leaves room on each page for the
  * transitions' new row versions.
  */

@@ -257,7 +257,7 @@ class SearchPlanTest {
   }
 
   /**
-   * W2 (V015): the bounded count of one actor's failed jobs, a bulk retry's confirmation, reads
+   * W2 (V014): the bounded count of one actor's failed jobs, a bulk retry's confirmation, reads
    * that actor's entries of {@code jobs_failures_actor_idx} by an index-only scan, in the custom
    * and the generic plan, and throws no entry away. Without the index (V013 alone) it read every
    * finished row's entry of {@code jobs_terminal_idx} filtered on status and actor (about 900 000
