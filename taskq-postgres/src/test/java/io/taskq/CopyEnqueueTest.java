@@ -2,6 +2,7 @@ package io.taskq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.taskq.bulk.BatchRequest;
 import io.taskq.bulk.EnqueuedBatch;
@@ -13,6 +14,8 @@ import io.taskq.postgres.testing.StatementCounter;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -337,6 +340,67 @@ class CopyEnqueueTest {
       assertThat(wake.receiveUntil(channel + ":" + JobRequest.DEFAULT_QUEUE))
           .containsExactly(channel + ":" + JobRequest.DEFAULT_QUEUE);
       assertThat(wake.receive(300)).isEmpty();
+    }
+  }
+
+  /** The transaction's statement_timeout as the server reports it. */
+  private static String statementTimeout(Connection c) throws Exception {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW statement_timeout")) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
+  @Test
+  @Tag("D10")
+  void copyThatWaitsPastTheStatementTimeout_failsWith57014_insteadOfWaitingForever(
+      TestServices services) throws Exception {
+    // PgJDBC's copyIn takes no query timeout: only the server can bound the COPY. Another session
+    // holds a lock that keeps every writer out of jobs; copy_prepare does not touch the table, so
+    // the COPY itself is what waits.
+    JobsClient bounded =
+        JobsClient.builder(services.dataSource(), schema)
+            .statementTimeout(Duration.ofSeconds(1))
+            .build();
+    long before = db.queryLong("SELECT count(*) FROM " + schema.quoted() + ".jobs");
+    try (Connection holder = services.dataSource().getConnection()) {
+      holder.setAutoCommit(false);
+      try (Statement s = holder.createStatement()) {
+        s.execute("LOCK TABLE " + schema.quoted() + ".jobs IN SHARE MODE");
+      }
+      try {
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(30),
+            () ->
+                assertThatThrownBy(() -> bounded.enqueueAll(plain("copy-timeout", BIG)))
+                    .isInstanceOf(JobStoreException.class)
+                    .satisfies(
+                        e -> assertThat(((JobStoreException) e).sqlState()).isEqualTo("57014")),
+            "a COPY blocked on a lock must end at the client's statement timeout");
+      } finally {
+        holder.rollback();
+      }
+    }
+    assertThat(db.queryLong("SELECT count(*) FROM " + schema.quoted() + ".jobs")).isEqualTo(before);
+  }
+
+  @Test
+  @Tag("D10")
+  void copyInTheCallersTransaction_leavesTheTransactionsStatementTimeoutAsItWas(
+      TestServices services) throws Exception {
+    try (Connection c = services.dataSource().getConnection()) {
+      c.setAutoCommit(false);
+      String session = statementTimeout(c);
+      client.enqueueAll(c, plain("copy-own-timeout", BIG));
+      assertThat(statementTimeout(c)).as("no setting of the caller's").isEqualTo(session);
+
+      try (Statement s = c.createStatement()) {
+        s.execute("SET LOCAL statement_timeout = '123s'");
+      }
+      client.enqueueAll(c, plain("copy-own-timeout", BIG));
+      assertThat(statementTimeout(c)).as("the caller's SET LOCAL").isEqualTo("123s");
+      c.rollback();
     }
   }
 }

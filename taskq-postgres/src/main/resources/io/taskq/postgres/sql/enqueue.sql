@@ -144,7 +144,14 @@ RETURNING id
 -- input order), and the wake NOTIFY once per queue receiving a due job (D11: delivered on commit,
 -- so a rolled-back COPY wakes nobody). A queue's due time is NULL when one of its jobs is due now,
 -- else its earliest absolute run time, compared here with the same clock reading.
--- Binds: the jobs table's name, the wake channel, queues text[], due text[], the chunk's size.
+-- D10: the driver's query timeout does not reach a COPY (PgJDBC's copyIn has none), so the bound
+-- is the server's: the transaction's statement_timeout becomes the client's statement timeout, or
+-- stays the transaction's own when that is shorter (as it also bounds an INSERT), with SET LOCAL
+-- semantics (set_config(..., true)); the value it had is returned and copy_restore_timeout puts
+-- it back after the COPY. The OFFSET 0 subquery is evaluated before the outer target list, so the
+-- captured value is the one from before the change.
+-- Binds: the jobs table's name, the wake channel, queues text[], due text[], the chunk's size,
+-- the client's statement timeout in milliseconds.
 WITH c AS MATERIALIZED (
   SELECT clock_timestamp() AS now, pg_get_serial_sequence(?, 'id')::regclass AS seq
 ),
@@ -155,8 +162,22 @@ woken AS (
 )
 SELECT c.now,
        ARRAY(SELECT nextval(c.seq) FROM generate_series(1, ?)) AS ids,
-       (SELECT count(*) FROM woken) AS woken
-  FROM c;
+       (SELECT count(*) FROM woken) AS woken,
+       t.previous,
+       set_config('statement_timeout',
+                  LEAST(NULLIF(t.ms, 0), ?::bigint)::text, true) AS applied
+  FROM c,
+       (SELECT current_setting('statement_timeout') AS previous,
+               (extract(epoch FROM current_setting('statement_timeout')::interval) * 1000)::bigint
+                 AS ms
+        OFFSET 0) t;
+
+-- name: copy_restore_timeout
+-- D10: after a COPY that succeeded, the transaction's statement_timeout as copy_prepare found it,
+-- so a caller's transaction keeps its own bound for its later statements. After a failed COPY
+-- the transaction is aborted; its rollback restores the value.
+-- Binds: the captured value.
+SELECT set_config('statement_timeout', ?, true);
 
 -- name: copy_jobs
 -- X3: the rows themselves, in COPY's text format, with the ids copy_prepare drew.

@@ -43,6 +43,13 @@ import org.postgresql.util.ServerErrorMessage;
  * <p>Both run in the caller's transaction ({@link JobInserter#validate} asks for one), so the chunk
  * commits whole or not at all; an id drawn by a rolled-back COPY is simply never used, as with an
  * INSERT. The table's CHECK constraints apply to COPY as to INSERT.
+ *
+ * <p>The driver's query timeout does not reach a COPY (PgJDBC's {@code copyIn} takes none), so the
+ * COPY is bounded by the server instead (D10): {@code copy_prepare} makes the client's statement
+ * timeout the transaction's {@code statement_timeout} (SET LOCAL semantics; a shorter one the
+ * transaction already has stays), and after the COPY the value it found is put back, so a caller's
+ * transaction keeps its own setting. A COPY that runs past it fails with SQLSTATE 57014, as a timed
+ * out INSERT does.
  */
 final class CopyInserter {
   /** Characters of row text buffered before they are sent (about 64 KiB). */
@@ -52,6 +59,7 @@ final class CopyInserter {
 
   private final String prepareSql;
   private final String copySql;
+  private final String restoreSql;
   private final String wakeChannel;
   private final String table;
   private final int timeoutSeconds;
@@ -59,6 +67,7 @@ final class CopyInserter {
   CopyInserter(NamedStatements sql, String table, String wakeChannel, int timeoutSeconds) {
     this.prepareSql = sql.get("copy_prepare");
     this.copySql = sql.get("copy_jobs");
+    this.restoreSql = sql.get("copy_restore_timeout");
     this.table = table;
     this.wakeChannel = wakeChannel;
     this.timeoutSeconds = timeoutSeconds;
@@ -79,7 +88,8 @@ final class CopyInserter {
    *     index in the batch and its actor) before the database's own words
    */
   void insert(Connection c, List<JobRequest> chunk, long[] ids, int offset) throws SQLException {
-    Instant now = prepare(c, chunk, ids, offset);
+    Prepared prepared = prepare(c, chunk, ids, offset);
+    Instant now = prepared.now();
     CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql);
     try {
       Rows rows = new Rows(now);
@@ -100,6 +110,22 @@ final class CopyInserter {
     } catch (RuntimeException e) {
       cancelQuietly(copy, e);
       throw e;
+    }
+    restoreTimeout(c, prepared.previousTimeout());
+  }
+
+  /** What copy_prepare returns besides the ids: the clock reading and the timeout it replaced. */
+  private record Prepared(Instant now, String previousTimeout) {}
+
+  /**
+   * Puts back the transaction's {@code statement_timeout} that {@code copy_prepare} replaced (after
+   * a failed COPY the transaction is aborted, and its rollback restores it).
+   */
+  private void restoreTimeout(Connection c, String previous) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(restoreSql)) {
+      ps.setQueryTimeout(timeoutSeconds);
+      ps.setString(1, previous);
+      ps.executeQuery().close();
     }
   }
 
@@ -140,7 +166,7 @@ final class CopyInserter {
         e);
   }
 
-  private Instant prepare(Connection c, List<JobRequest> chunk, long[] ids, int offset)
+  private Prepared prepare(Connection c, List<JobRequest> chunk, long[] ids, int offset)
       throws SQLException {
     Map<String, @Nullable Instant> earliestDue = earliestDuePerQueue(chunk);
     try (PreparedStatement ps = c.prepareStatement(prepareSql)) {
@@ -150,6 +176,7 @@ final class CopyInserter {
       ps.setArray(3, c.createArrayOf("text", earliestDue.keySet().toArray()));
       ps.setArray(4, c.createArrayOf("text", dueTexts(earliestDue)));
       ps.setInt(5, chunk.size());
+      ps.setLong(6, timeoutSeconds * 1000L);
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
           throw new IllegalStateException("copy_prepare returned no row");
@@ -164,7 +191,7 @@ final class CopyInserter {
         for (int i = 0; i < values.length; i++) {
           ids[offset + i] = values[i];
         }
-        return now;
+        return new Prepared(now, rs.getString(4));
       }
     }
   }
