@@ -30,8 +30,9 @@ import org.postgresql.PGConnection;
  * worker never see their rows: the same 1000 rows with {@code COPY} (text) into a copy of the raw
  * table, and the same multi-row INSERT of the columns TaskQ writes for a plain job into a copy of
  * TaskQ's {@code jobs} table ({@code LIKE jobs INCLUDING ALL}: its columns, defaults, constraints
- * and indexes), without ids returned or a wake. The last one is what raw SQL pays for TaskQ's row;
- * TaskQ's enqueue beside it is the cost of the client path alone.
+ * and indexes; and its storage parameters, which LIKE does not copy, such as the fill factor),
+ * without ids returned or a wake. The last one is what raw SQL pays for TaskQ's row; TaskQ's
+ * enqueue beside it is the cost of the client path alone.
  */
 final class RawSqlBaseline {
   static final int INSERT_ROWS_PER_STATEMENT = 1000;
@@ -91,6 +92,18 @@ final class RawSqlBaseline {
       s.execute("CREATE TABLE " + copyTable + " (LIKE " + table + " INCLUDING ALL)");
       s.execute("DROP TABLE IF EXISTS " + wideTable);
       s.execute("CREATE TABLE " + wideTable + " (LIKE " + jobsTable + " INCLUDING ALL)");
+      // LIKE copies no storage parameters: give the copy jobs' own (V013's fill factor), so it
+      // is the table TaskQ writes to.
+      try (ResultSet rs =
+          s.executeQuery(
+              "SELECT array_to_string(reloptions, ', ') FROM pg_class WHERE oid = '"
+                  + jobsTable.replace("'", "''")
+                  + "'::regclass")) {
+        String options = rs.next() ? rs.getString(1) : null;
+        if (options != null && !options.isEmpty()) {
+          s.execute("ALTER TABLE " + wideTable + " SET (" + options + ")");
+        }
+      }
     }
   }
 
