@@ -58,6 +58,11 @@ final class Figures {
     verdict(label, value, units.getOrDefault(name, ""), value < below, "< " + below);
   }
 
+  /** Prints that the figure behind {@code label} was not run this time (no verdict, no miss). */
+  void printNotRun(String label) {
+    System.out.printf(Locale.ROOT, "  %-44s %14s%n", label, "not run");
+  }
+
   private void verdict(String label, double value, String unit, boolean met, String target) {
     System.out.printf(
         Locale.ROOT,

@@ -1,6 +1,7 @@
 package io.taskq.benchmarks;
 
 import io.taskq.TaskQ;
+import io.taskq.TaskQConfig;
 import io.taskq.spi.MaintenanceListener;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -26,6 +27,16 @@ import javax.sql.DataSource;
  */
 final class ReclaimBacklogRun {
   static final String OWNER = "bench-owner";
+
+  /** S1's default batch size ({@code TASKQ_EVENT_WRITER_BATCH_SIZE}), which the figure keeps. */
+  static final int BATCH_SIZE = TaskQConfig.builder().build().eventWriterBatchSize();
+
+  /** The default sweep-loop interval ({@code TASKQ_SWEEP_INTERVAL}). */
+  static final Duration SWEEP_INTERVAL = TaskQConfig.builder().build().sweepInterval();
+
+  /** The most batches per tick {@code TASKQ_SWEEP_DRAIN_BATCHES} accepts. */
+  static final int MAX_DRAIN_BATCHES = 10_000;
+
   private static final String S1 = "reclaim_expired_locks";
 
   private final BenchDatabase db;
@@ -78,15 +89,25 @@ final class ReclaimBacklogRun {
   }
 
   /**
+   * The drain bound per tick for a backlog of {@code rows}: {@code asked}, or when 0, enough
+   * batches of the default size for the whole backlog in one tick (the sweep docs' advice for a
+   * known large recovery). At the default bound of 8 the drain is paced by the 30 s tick (about 16
+   * minutes for 50 000 rows, by design), which would measure the interval, not the reclaim.
+   */
+  static int drainBatches(int asked, int rows) {
+    return asked > 0 ? asked : Math.min(MAX_DRAIN_BATCHES, rows / BATCH_SIZE + 2);
+  }
+
+  /**
    * Lets a producer-only root with maintenance on lead the schema and drain the backlog with S1,
    * its batches heard through the public maintenance listener (duration, then rows, per batch).
    */
-  Drain drain(int expectedRows) throws Exception {
+  Drain drain(int expectedRows, int drainBatches) throws Exception {
     S1Batches s1 = new S1Batches();
     CountingDataSource counting = new CountingDataSource(db.pool);
     long statementsAtStart;
     long start = System.nanoTime();
-    try (TaskQ leader = leader(counting, s1)) {
+    try (TaskQ leader = leader(counting, s1, drainBatches)) {
       statementsAtStart = counting.executed();
       leader.start();
       s1.awaitRows(expectedRows, TimeUnit.MINUTES.toNanos(10));
@@ -102,9 +123,9 @@ final class ReclaimBacklogRun {
   }
 
   /** A producer root that leads maintenance, on {@code dataSource}, telling {@code listener}. */
-  private TaskQ leader(DataSource dataSource, MaintenanceListener listener) {
+  private TaskQ leader(DataSource dataSource, MaintenanceListener listener, int drainBatches) {
     return TaskQ.producer(dataSource)
-        .config(Roots.config(db.schema))
+        .config(TaskQConfig.builder().schemaName(db.schema).sweepDrainBatches(drainBatches).build())
         .migrate(false)
         .maintenance(true)
         .listener(listener)

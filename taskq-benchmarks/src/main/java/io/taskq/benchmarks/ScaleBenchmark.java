@@ -63,7 +63,8 @@ public final class ScaleBenchmark {
    * Flags: {@code --jobs} (20 000), {@code --threads} (8), {@code --pickup-jobs} (200), {@code
    * --other-rows} (1 000 000: the rows of the large tables; the middle one holds a tenth), {@code
    * --tables} (1234: which of the four tables, by number), {@code --enqueue-jobs} (1 000 000),
-   * {@code --soak-jobs} (1 000 000), {@code --backlog-rows} (50 000). A size of 0 skips its part.
+   * {@code --soak-jobs} (1 000 000), {@code --backlog-rows} (50 000), {@code --drain-batches} (0:
+   * S1's drain bound per tick raised to the whole backlog). A size of 0 skips its part.
    */
   public static void main(String[] commandLine) throws Exception {
     // Through Maven the flags come as one property (-Dscale.args="..." in the bench-scale profile).
@@ -78,6 +79,7 @@ public final class ScaleBenchmark {
     int enqueue = Benchmark.intArg(args, "--enqueue-jobs", 1_000_000);
     int soak = Benchmark.intArg(args, "--soak-jobs", 1_000_000);
     int backlog = Benchmark.intArg(args, "--backlog-rows", 50_000);
+    int drainBatches = Benchmark.intArg(args, "--drain-batches", 0);
     System.out.printf(
         Locale.ROOT,
         "TaskQ scale benchmark: %d jobs per table, %d threads, %d cores%n",
@@ -107,6 +109,8 @@ public final class ScaleBenchmark {
             "" + Math.max(soak, 1),
             "--backlog-rows",
             "" + Math.max(backlog, 1),
+            "--drain-batches",
+            "" + drainBatches,
             "--runs",
             "1"
           });
