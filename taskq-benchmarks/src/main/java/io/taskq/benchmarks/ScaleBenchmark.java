@@ -135,7 +135,7 @@ public final class ScaleBenchmark {
     raw.reset();
     enqueueBoth(10_000);
     raw.claimAll(threads, 10_000);
-    endToEnd(10_000);
+    endToEnd(10_000, 0);
     EnqueueComparison.run(raw, client, 10_000);
   }
 
@@ -143,6 +143,7 @@ public final class ScaleBenchmark {
     db.emptyJobs();
     raw.reset();
     clutter(table);
+    long idFloor = db.queryLong("SELECT COALESCE(max(id), 0) FROM " + db.table("jobs"));
     enqueueBoth(jobs);
     ServerCounters before = db.counters();
     String rawWal = wal.start();
@@ -151,10 +152,10 @@ public final class ScaleBenchmark {
     String rawBreakdown = wal.since(rawWal, jobs);
     before = db.counters();
     String taskqWal = wal.start();
-    long taskqNanos = endToEnd(jobs);
+    long taskqNanos = endToEnd(jobs, idFloor);
     ServerCounters.Cost cost = db.counters().since(before, jobs);
     String breakdown = wal.since(taskqWal, jobs);
-    PickupRun.Latency latency = pickup();
+    PickupRun.Latency latency = pickup(idFloor);
     double rawRate = jobs / seconds(rawNanos);
     double rate = jobs / seconds(taskqNanos);
     System.out.printf(
@@ -235,17 +236,22 @@ public final class ScaleBenchmark {
     return new long[] {rawNanos, taskqNanos};
   }
 
-  private long endToEnd(int n) throws Exception {
+  /** {@code n} jobs, start() to done, counting only the jobs above {@code idFloor} (0: all). */
+  private long endToEnd(int n, long idFloor) throws Exception {
     long start = System.nanoTime();
     try (WorkerRun worker = new WorkerRun(db, threads, WorkerRun.DEFAULT_POLL_INTERVAL)) {
-      worker.start();
+      if (idFloor > 0) {
+        worker.startAbove(idFloor);
+      } else {
+        worker.start();
+      }
       worker.awaitSucceeded(n, done -> {});
       return System.nanoTime() - start;
     }
   }
 
   /** (c) with the table's rows still in place: the measured jobs' own rows go first. */
-  private PickupRun.Latency pickup() throws Exception {
+  private PickupRun.Latency pickup(long idFloor) throws Exception {
     db.execute(
         "DELETE FROM "
             + db.table("jobs")
@@ -253,7 +259,11 @@ public final class ScaleBenchmark {
     db.execute("TRUNCATE " + db.table("job_attempts"));
     try (HikariDataSource other = db.otherPool(2);
         WorkerRun worker = new WorkerRun(db, threads, PickupRun.POLL_INTERVAL)) {
-      worker.start();
+      if (idFloor > 0) {
+        worker.startAbove(idFloor);
+      } else {
+        worker.start();
+      }
       return new PickupRun(db).measure(worker, other, pickupJobs, Duration.ofMillis(10));
     }
   }
