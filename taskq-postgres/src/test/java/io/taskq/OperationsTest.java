@@ -17,6 +17,9 @@ import io.taskq.operations.RetryWhereListener;
 import io.taskq.operations.RetryWhereResult;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -351,6 +354,44 @@ class OperationsTest {
       assertThat(ops.resume(PauseTarget.queue("emails"))).isFalse();
       assertThat(ops.paused()).hasSize(1);
       assertThatThrownBy(() -> PauseTarget.actor("*")).isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  @Test
+  @Tag("A4")
+  void resume_namingTheOperator_logsWhoResumedAndThePauseItEnded(TestServices services)
+      throws Exception {
+    TestDb db = TestDb.of(services);
+    try (TaskQ taskq = db.taskq()) {
+      Operations ops = taskq.operations();
+      assertThat(ops.pause(PauseTarget.queue("invoices"), "ops-alice", "ledger locked")).isTrue();
+      assertThat(ops.pause(PauseTarget.actor("reconcile"), "ops-alice", null)).isTrue();
+
+      ByteArrayOutputStream captured = new ByteArrayOutputStream();
+      PrintStream original = System.err;
+      boolean resumed;
+      boolean again;
+      boolean actorResumed;
+      try {
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        resumed = ops.resume(PauseTarget.queue("invoices"), " ops-bob ");
+        again = ops.resume(PauseTarget.queue("invoices"), "ops-carol");
+        actorResumed = ops.resume(PauseTarget.actor("reconcile"), "ops-dan");
+      } finally {
+        System.setErr(original);
+      }
+
+      assertThat(resumed).isTrue();
+      assertThat(again).as("a second resume finds no pause").isFalse();
+      assertThat(actorResumed).isTrue();
+      assertThat(ops.paused()).as("the resumed pauses are gone").isEmpty();
+      String schema = db.schema.quoted();
+      assertThat(captured.toString(StandardCharsets.UTF_8))
+          .contains(
+              "queue 'invoices' in " + schema + " resumed by ops-bob (paused by ops-alice at ")
+          .contains(": ledger locked)")
+          .contains("queue 'invoices' in " + schema + " was not paused (resume by ops-carol)")
+          .contains("actor 'reconcile' in " + schema + " resumed by ops-dan (paused by ops-alice");
     }
   }
 }

@@ -1,7 +1,9 @@
 package io.taskq.cli;
 
 import io.taskq.operations.PauseTarget;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code actors resume NAME}. */
@@ -10,12 +12,15 @@ final class ActorsResumeCommand extends BaseCommand {
   @Parameters(paramLabel = "ACTOR", description = "The actor.")
   String name = "";
 
+  @Option(names = "--by", description = "Who resumes (default: $USER).")
+  @Nullable String by;
+
   ActorsResumeCommand(Session session) {
     super(session);
   }
 
   @Override
   int run() {
-    return Pausing.resume(this, PauseTarget.actor(name));
+    return Pausing.resume(this, PauseTarget.actor(name), by);
   }
 }

@@ -11,25 +11,37 @@ final class Pausing {
 
   static int pause(
       BaseCommand command, PauseTarget target, @Nullable String by, @Nullable String reason) {
-    String who = by != null ? by : System.getProperty("user.name");
+    String who = who(by);
     boolean changed = command.ops().pause(target, who, reason);
-    report(command, target, "paused", changed, changed ? "paused" : "was already paused");
+    report(command, target, "paused", who, changed, changed ? "paused" : "was already paused");
     return ExitCodes.OK;
   }
 
-  static int resume(BaseCommand command, PauseTarget target) {
-    boolean changed = command.ops().resume(target);
-    report(command, target, "resumed", changed, changed ? "resumed" : "was not paused");
+  static int resume(BaseCommand command, PauseTarget target, @Nullable String by) {
+    String who = who(by);
+    boolean changed = command.ops().resume(target, who);
+    report(command, target, "resumed", who, changed, changed ? "resumed" : "was not paused");
     return ExitCodes.OK;
+  }
+
+  /** The operator: {@code --by}, else the OS user. */
+  private static @Nullable String who(@Nullable String by) {
+    return by != null ? by : System.getProperty("user.name");
   }
 
   private static void report(
-      BaseCommand command, PauseTarget target, String action, boolean changed, String text) {
+      BaseCommand command,
+      PauseTarget target,
+      String action,
+      @Nullable String by,
+      boolean changed,
+      String text) {
     if (command.json()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("kind", target.kind().dbValue());
       m.put("name", target.name());
       m.put(action, true);
+      m.put("by", by);
       m.put("changed", changed);
       command.printJson(m);
     } else {

@@ -181,6 +181,38 @@ class TaskQCliTest {
 
   @Test
   @Order(3)
+  @Tag("A4")
+  @Tag("A8")
+  void queuesAndActorsResume_passTheOperator_asPauseDoes(TestServices s) {
+    assertThat(cli(s, "queues", "pause", "ledger", "--by", "ops-hana").code()).isZero();
+    assertThat(cli(s, "actors", "pause", "settle", "--by", "ops-hana").code()).isZero();
+    assertThat(cli(s, "status", "--json").out()).contains("\"paused_by\":\"ops-hana\"");
+
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    PrintStream original = System.err;
+    Run queue;
+    Run actor;
+    try {
+      System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+      queue = cli(s, "queues", "resume", "ledger", "--by", "ops-ivan", "--json");
+      actor = cli(s, "actors", "resume", "settle", "--by", "ops-ivan");
+    } finally {
+      System.setErr(original);
+    }
+
+    assertThat(queue.code()).as(queue.err()).isZero();
+    assertThat(queue.out()).contains("\"resumed\":true,\"by\":\"ops-ivan\",\"changed\":true");
+    assertThat(actor.code()).as(actor.err()).isZero();
+    assertThat(actor.out()).contains("actor 'settle' resumed");
+    assertThat(log.toString(StandardCharsets.UTF_8))
+        .contains(
+            "queue 'ledger' in \"" + s.schema() + "\" resumed by ops-ivan (paused by ops-hana")
+        .contains(
+            "actor 'settle' in \"" + s.schema() + "\" resumed by ops-ivan (paused by ops-hana");
+  }
+
+  @Test
+  @Order(3)
   @Tag("A5")
   @Tag("A8")
   void jobsShow_saysHowManySnoozesTheJobUsed(TestServices s) throws Exception {

@@ -11,9 +11,12 @@ import io.taskq.TaskQConfigException;
 import io.taskq.operations.Pause;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -147,6 +150,36 @@ class DashboardOnHttpEndpointTest {
         .extracting(Pause::pausedBy)
         .asString()
         .contains("dashboard:");
+  }
+
+  @Test
+  @Tag("W2")
+  @Tag("A4")
+  void resume_namesTheSignedInUser_asPauseDoes(TestServices services) throws Exception {
+    Http http = start(services, b -> b.dashboardToken(DashboardFixture.TOKEN));
+    http.signIn();
+    String csrf = http.csrf("/");
+    assertThat(http.post("/queues/pause", Map.of("queue", "ledger", "csrf", csrf)).statusCode())
+        .isEqualTo(303);
+    String pausedBy = fixture.taskq.operations().paused().get(0).pausedBy();
+    assertThat(pausedBy).startsWith("dashboard:");
+
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    PrintStream original = System.err;
+    HttpResponse<String> resume;
+    try {
+      System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+      resume = http.post("/queues/resume", Map.of("queue", "ledger", "csrf", csrf));
+    } finally {
+      System.setErr(original);
+    }
+
+    assertThat(resume.statusCode()).isEqualTo(303);
+    assertThat(fixture.taskq.operations().paused()).isEmpty();
+    assertThat(log.toString(StandardCharsets.UTF_8))
+        .as("the operations log names the same user for the resume as the pause stored")
+        .contains("queue 'ledger' in \"" + services.schema() + "\" resumed by " + pausedBy)
+        .contains("(paused by " + pausedBy + " at ");
   }
 
   @Test

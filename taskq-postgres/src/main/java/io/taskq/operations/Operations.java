@@ -170,19 +170,33 @@ public interface Operations {
    * jobs wait, pending).
    *
    * @param target the queue, every queue, or the actor
-   * @param by who pauses (shown by {@link #paused()}), or {@code null}
+   * @param by who pauses (shown by {@link #paused()} and named in the operations log), or {@code
+   *     null}
    * @param reason why, or {@code null}
    * @return true when the target was not paused before (a second pause keeps the first's time)
    */
   boolean pause(PauseTarget target, @Nullable String by, @Nullable String reason);
 
   /**
-   * Resumes a paused queue or actor; workers claim its jobs again at once.
+   * Resumes a paused queue or actor without naming who asked; see {@link #resume(PauseTarget,
+   * String)}.
    *
    * @param target the queue, every queue, or the actor
    * @return true when it was paused
    */
   boolean resume(PauseTarget target);
+
+  /**
+   * Resumes a paused queue or actor, naming who asked: the stored pause is deleted and workers
+   * claim its jobs again at once. The operations log line of the resume names {@code by} and the
+   * pause it ended (who paused it, when and why), as a pause's line names its author; the pause
+   * itself is gone, so {@link #paused()} no longer lists it.
+   *
+   * @param target the queue, every queue, or the actor
+   * @param by who resumes (an operator's name, for the audit trail), or {@code null}
+   * @return true when it was paused
+   */
+  boolean resume(PauseTarget target, @Nullable String by);
 
   /** {@return every stored pause} */
   List<Pause> paused();

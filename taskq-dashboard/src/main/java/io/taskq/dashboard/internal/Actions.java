@@ -139,7 +139,7 @@ final class Actions {
             ? ctx.taskq()
                 .operations()
                 .pause(target, by, visit.request().form("reason").orElse(null))
-            : ctx.taskq().operations().resume(target);
+            : ctx.taskq().operations().resume(target, by);
     String verb = pause ? "paused" : "resumed";
     audit(
         visit, pause ? "pause" : "resume", field + " " + name.get(), changed ? verb : "unchanged");

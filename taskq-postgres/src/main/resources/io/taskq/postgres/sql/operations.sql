@@ -296,11 +296,17 @@ WITH stored AS (
 SELECT (SELECT count(*) FROM stored) AS changed, pg_notify(?::text, 'taskq:paused')
 
 -- name: resume
--- A4: removes the pause and tells every worker at once. Binds: kind, name, wake channel.
+-- A4: removes the pause and tells every worker at once. The removed row (at most one: the primary
+-- key) comes back for the resume's log line, which names the pause it ended.
+-- Binds: kind, name, wake channel.
 WITH removed AS (
-  DELETE FROM {schema}.paused WHERE kind = ? AND name = ? RETURNING 1
+  DELETE FROM {schema}.paused WHERE kind = ? AND name = ? RETURNING paused_at, paused_by, reason
 )
-SELECT (SELECT count(*) FROM removed) AS changed, pg_notify(?::text, 'taskq:paused')
+SELECT (SELECT count(*) FROM removed) AS changed,
+       (SELECT paused_at FROM removed) AS paused_at,
+       (SELECT paused_by FROM removed) AS paused_by,
+       (SELECT reason FROM removed) AS reason,
+       pg_notify(?::text, 'taskq:paused')
 
 -- name: paused
 -- A4: every stored pause (a handful of rows).

@@ -331,16 +331,48 @@ public final class PostgresOperations implements Operations {
 
   @Override
   public boolean resume(PauseTarget target) {
+    return resume(target, null);
+  }
+
+  @Override
+  public boolean resume(PauseTarget target, @Nullable String by) {
     Objects.requireNonNull(target, "target");
-    boolean changed =
-        changeOne(
-            "resume " + target,
-            sql.get("resume"),
-            target.kind().dbValue(),
-            target.name(),
-            wakeChannel);
-    LOG.info("{} in {} {}", target, schema.quoted(), changed ? "resumed" : "was not paused");
-    return changed;
+    String who = by == null || by.isBlank() ? null : by.strip();
+    String statement = sql.get("resume");
+    Optional<Pause> ended =
+        read(
+                "resume " + target,
+                c -> {
+                  PreparedStatement ps = c.prepareStatement(statement);
+                  ps.setString(1, target.kind().dbValue());
+                  ps.setString(2, target.name());
+                  ps.setString(3, wakeChannel);
+                  return ps;
+                },
+                rs ->
+                    rs.getLong("changed") == 0
+                        ? Optional.<Pause>empty()
+                        : Optional.of(
+                            new Pause(
+                                target,
+                                Rows.required(rs, "paused_at"),
+                                rs.getString("paused_by"),
+                                rs.getString("reason"))))
+            .get(0);
+    if (ended.isPresent()) {
+      Pause p = ended.get();
+      LOG.info(
+          "{} in {} resumed by {} (paused by {} at {}: {})",
+          target,
+          schema.quoted(),
+          who,
+          p.pausedBy(),
+          p.pausedAt(),
+          p.reason());
+    } else {
+      LOG.info("{} in {} was not paused (resume by {})", target, schema.quoted(), who);
+    }
+    return ended.isPresent();
   }
 
   private boolean changeOne(String what, String statement, @Nullable String... binds) {
