@@ -68,7 +68,7 @@ final class JobsCancelCommand extends BaseCommand {
     }
     Progress progress = new Progress(session.err, "cancelled");
     BulkCancelResult r =
-        jobs.cancelWhere(filter, who(), p -> progress.batch(p.batches(), p.cancelled()));
+        jobs.cancelWhere(filter, Operator.of(by), p -> progress.batch(p.batches(), p.cancelled()));
     progress.done();
     if (json()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -107,12 +107,8 @@ final class JobsCancelCommand extends BaseCommand {
     return b.build();
   }
 
-  private String who() {
-    return by != null ? by : System.getProperty("user.name");
-  }
-
   private int cancelIds(JobsClient jobs) {
-    String who = who();
+    String who = Operator.of(by);
     int missing = 0;
     List<Object> results = new ArrayList<>();
     for (long id : ids) {

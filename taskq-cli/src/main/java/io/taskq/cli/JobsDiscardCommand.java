@@ -49,7 +49,7 @@ final class JobsDiscardCommand extends BaseCommand {
       throw new IllegalArgumentException("--reason must say why the job is discarded");
     }
     Operations ops = ops();
-    String who = by != null ? by : System.getProperty("user.name");
+    String who = Operator.of(by);
     int missing = 0;
     int refused = 0;
     List<Object> results = new ArrayList<>();

@@ -64,7 +64,7 @@ final class JobsRetryCommand extends BaseCommand {
     }
     Progress progress = new Progress(session.err, "retried");
     RetryWhereResult r =
-        ops.retryWhere(filter, who(), p -> progress.batch(p.batches(), p.retried()));
+        ops.retryWhere(filter, Operator.of(by), p -> progress.batch(p.batches(), p.retried()));
     progress.done();
     report(r);
     return ExitCodes.OK;
@@ -83,13 +83,9 @@ final class JobsRetryCommand extends BaseCommand {
     }
   }
 
-  private String who() {
-    return by != null ? by : System.getProperty("user.name");
-  }
-
   private int retryIds(Operations ops) {
     Instant runAt = at == null ? null : Durations.instantAhead("--at", at);
-    String who = who();
+    String who = Operator.of(by);
     int missing = 0;
     List<Object> results = new ArrayList<>();
     for (long id : ids) {

@@ -11,22 +11,17 @@ final class Pausing {
 
   static int pause(
       BaseCommand command, PauseTarget target, @Nullable String by, @Nullable String reason) {
-    String who = who(by);
+    String who = Operator.of(by);
     boolean changed = command.ops().pause(target, who, reason);
     report(command, target, "paused", who, changed, changed ? "paused" : "was already paused");
     return ExitCodes.OK;
   }
 
   static int resume(BaseCommand command, PauseTarget target, @Nullable String by) {
-    String who = who(by);
+    String who = Operator.of(by);
     boolean changed = command.ops().resume(target, who);
     report(command, target, "resumed", who, changed, changed ? "resumed" : "was not paused");
     return ExitCodes.OK;
-  }
-
-  /** The operator: {@code --by}, else the OS user. */
-  private static @Nullable String who(@Nullable String by) {
-    return by != null ? by : System.getProperty("user.name");
   }
 
   private static void report(

@@ -56,7 +56,7 @@ final class Actions {
     if (id.isEmpty()) {
       return Responses.plain(400, "refused: the form names no job id");
     }
-    String by = "dashboard:" + user(visit).name();
+    String by = operator(user(visit));
     CancelResult result = ctx.taskq().jobs().cancel(id.get(), by);
     String message =
         switch (result) {
@@ -74,7 +74,7 @@ final class Actions {
     if (id.isEmpty()) {
       return Responses.plain(400, "refused: the form names no job id");
     }
-    String by = "dashboard:" + user(visit).name();
+    String by = operator(user(visit));
     RetryResult result = ctx.taskq().operations().retry(id.get(), null, by);
     String message =
         switch (result.outcome()) {
@@ -101,7 +101,7 @@ final class Actions {
     if (reason.length() > 1000) {
       return Responses.plain(400, "refused: the reason is longer than 1000 characters");
     }
-    String by = "dashboard:" + user(visit).name();
+    String by = operator(user(visit));
     DiscardResult result = ctx.taskq().operations().discard(id.get(), reason, by);
     audit(visit, "discard", "job " + id.get(), result.outcome().name());
     return done(visit, "/jobs/" + id.get(), sentence(result.message()));
@@ -133,7 +133,7 @@ final class Actions {
     } catch (IllegalArgumentException e) {
       return Responses.plain(400, "refused: " + e.getMessage());
     }
-    String by = "dashboard:" + user(visit).name();
+    String by = operator(user(visit));
     boolean changed =
         pause
             ? ctx.taskq()
@@ -169,6 +169,16 @@ final class Actions {
     ctx.inventory().invalidate();
     visit.session().flash(message);
     return Responses.redirect(ctx.link(route));
+  }
+
+  /**
+   * {@return who an action names in its events and log lines: {@code dashboard:<user>}, the same
+   * for every action (retry, cancel, discard, pause, resume and the bulk ones)}
+   *
+   * @param user the signed-in user
+   */
+  static String operator(DashboardUser user) {
+    return "dashboard:" + user.name();
   }
 
   private static DashboardUser user(Visit visit) {

@@ -134,7 +134,7 @@ final class BulkActions {
     }
     long expected = visit.request().form("expected").flatMap(Ids::parse).orElse(-1L);
     DashboardUser user = Objects.requireNonNull(visit.user(), "the gate lets only users act");
-    String by = "dashboard:" + user.name();
+    String by = Actions.operator(user);
     Runnable work;
     BulkRun run = new BulkRun(Secrets.randomToken(), action, user.name(), search, expected);
     if (retry) {
