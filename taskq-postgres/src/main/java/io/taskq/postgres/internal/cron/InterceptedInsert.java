@@ -54,17 +54,4 @@ final class InterceptedInsert {
       throw e.sql;
     }
   }
-
-  /** Carries the insert's {@link SQLException} out of the interceptor chain. */
-  private static final class InsertFailed extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    @SuppressWarnings("serial") // never serialized
-    private final SQLException sql;
-
-    InsertFailed(SQLException sql) {
-      super(sql);
-      this.sql = sql;
-    }
-  }
 }

@@ -41,15 +41,8 @@ final class SweepRunner {
   private final MaintenanceListener signals;
   private final InstantSource clock;
   private final BatchRetry retry;
+  private final SweepHealthTracker tracker;
   private @Nullable LocalDate dailyDoneFor;
-  // The sweep's health for the sweep_health row (A8, W1). Written and read on its loop's thread;
-  // successive ticks of a scheduleWithFixedDelay loop are ordered, so no lock is needed.
-  private @Nullable Instant lastRunAt;
-  private @Nullable Instant lastSuccessAt;
-  private @Nullable Instant lastErrorAt;
-  private @Nullable String lastErrorClass;
-  private @Nullable String lastErrorMessage;
-  private int consecutiveFailures;
 
   SweepRunner(
       SweepSpec spec,
@@ -69,6 +62,7 @@ final class SweepRunner {
     this.signals = signals;
     this.clock = clock;
     this.retry = retry;
+    this.tracker = new SweepHealthTracker(name);
   }
 
   SweepSpec spec() {
@@ -141,7 +135,7 @@ final class SweepRunner {
 
   private BatchOutcome attempt(BatchFence fence) throws SQLException {
     int size = sizing.current();
-    lastRunAt = clock.instant();
+    tracker.ran(clock.instant());
     signals.sweepBatchSize(name, size, sizing.configured());
     long started = System.nanoTime();
     int rows;
@@ -159,32 +153,20 @@ final class SweepRunner {
     Instant committed = clock.instant();
     signals.sweepSucceeded(name, committed);
     sizing.recordSuccess();
-    lastSuccessAt = committed;
-    consecutiveFailures = 0;
+    tracker.succeeded(committed);
     return BatchOutcome.committed(rows);
   }
 
   /** Records a run that failed for good ({@link SweepLoop} calls it), or an aborted batch. */
   void failed(Throwable error) {
-    consecutiveFailures++;
-    lastErrorAt = clock.instant();
-    lastErrorClass = SweepHealthTable.errorClass(error);
-    lastErrorMessage = SweepHealthTable.errorMessage(error);
+    tracker.failed(error, clock.instant());
   }
 
   /** {@return this sweep's health now, for its {@code sweep_health} row} */
   SweepHealthTable.Row health() {
-    return new SweepHealthTable.Row(
-        name,
-        breaker() == null ? "fixed" : sizing.current() < sizing.configured() ? "reduced" : "full",
-        sizing.current(),
-        sizing.configured(),
-        lastRunAt,
-        lastSuccessAt,
-        lastErrorAt,
-        lastErrorClass,
-        lastErrorMessage,
-        consecutiveFailures);
+    String tier =
+        breaker() == null ? "fixed" : sizing.current() < sizing.configured() ? "reduced" : "full";
+    return tracker.row(tier, sizing.current(), sizing.configured());
   }
 
   private void aborted(int size, Duration took, SQLException e) {

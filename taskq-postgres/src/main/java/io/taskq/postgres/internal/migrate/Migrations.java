@@ -2,7 +2,6 @@ package io.taskq.postgres.internal.migrate;
 
 import io.taskq.SchemaMigrationException;
 import io.taskq.SchemaName;
-import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.operations.SchemaStatus;
 import io.taskq.postgres.internal.NamedStatements;
 import java.sql.Connection;
@@ -122,17 +121,17 @@ public final class Migrations {
 
   List<Migration> applyTo(Connection connection, SchemaName schema) {
     NamedStatements sql = NamedStatements.load(STATEMENTS, schema);
-    long key = AdvisoryLockName.of(AdvisoryLockName.Purpose.MIGRATE, schema).key();
+    MigrateLock lock = new MigrateLock(sql, schema, lockWait);
     try {
       if (!connection.getAutoCommit()) {
         throw new IllegalArgumentException(
             "migrations need a connection in auto-commit mode: each file commits on its own");
       }
-      lock(connection, sql, schema, key);
+      lock.lock(connection);
       try {
         return migrateLocked(connection, sql, schema);
       } finally {
-        unlock(connection, sql, key);
+        lock.unlock(connection);
       }
     } catch (SQLException e) {
       throw new SchemaMigrationException(
@@ -151,7 +150,7 @@ public final class Migrations {
     }
     List<Migration> pending = new MigrationPlan(index, schema).pending(recorded(c, sql));
     for (Migration m : pending) {
-      applyOne(c, sql, schema, m);
+      MigrationStep.apply(c, sql, schema, m);
     }
     if (pending.isEmpty()) {
       LOG.debug("schema {} is up to date at version {}", schema.quoted(), index.latestVersion());
@@ -159,38 +158,6 @@ public final class Migrations {
       LOG.info("schema {} migrated to version {}", schema.quoted(), index.latestVersion());
     }
     return pending;
-  }
-
-  private void lock(Connection c, NamedStatements sql, SchemaName schema, long key)
-      throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql.get("lock"))) {
-      ps.setLong(1, key);
-      ps.setQueryTimeout((int) Math.max(1, lockWait.toSeconds()));
-      ps.execute();
-    } catch (SQLException e) {
-      if ("57014".equals(e.getSQLState())) {
-        throw new SchemaMigrationException(
-            "waited "
-                + lockWait
-                + " for the migrate lock 'taskq:migrate:"
-                + schema.value()
-                + "' held by another process migrating schema "
-                + schema.quoted()
-                + "; is a migration stuck?",
-            e);
-      }
-      throw e;
-    }
-  }
-
-  private static void unlock(Connection c, NamedStatements sql, long key) {
-    try (PreparedStatement ps = c.prepareStatement(sql.get("unlock"))) {
-      ps.setLong(1, key);
-      ps.execute();
-    } catch (SQLException e) {
-      // A broken connection has already released its session locks.
-      LOG.warn("could not release the migrate lock; the session ends it: {}", e.getMessage());
-    }
   }
 
   private static void createSchemaIfMissing(Connection c, NamedStatements sql, SchemaName schema)
@@ -223,50 +190,8 @@ public final class Migrations {
     return out;
   }
 
-  private static void applyOne(Connection c, NamedStatements sql, SchemaName schema, Migration m)
-      throws SQLException {
-    LOG.info("applying migration {} to schema {}", m.fileName(), schema.quoted());
-    c.setAutoCommit(false);
-    try {
-      try (Statement s = c.createStatement()) {
-        s.execute(NamedStatements.substitute(m.text(), schema));
-      }
-      record(c, sql, m);
-      c.commit();
-    } catch (SQLException e) {
-      rollbackQuietly(c);
-      throw new SchemaMigrationException(
-          "migration "
-              + m.fileName()
-              + " failed on schema "
-              + schema.quoted()
-              + " and was rolled back: "
-              + describe(e),
-          e);
-    } finally {
-      c.setAutoCommit(true);
-    }
-  }
-
-  /** Records {@code m} as applied, in the transaction that applied it. */
-  private static void record(Connection c, NamedStatements sql, Migration m) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql.get("record"))) {
-      ps.setInt(1, m.version());
-      ps.setString(2, m.name());
-      ps.setString(3, m.checksum());
-      ps.executeUpdate();
-    }
-  }
-
-  private static void rollbackQuietly(Connection c) {
-    try {
-      c.rollback();
-    } catch (SQLException e) {
-      LOG.debug("rollback after a failed migration failed too", e);
-    }
-  }
-
-  private static String describe(SQLException e) {
+  /** The failure's message and SQLSTATE, for the errors of a failed migration. */
+  static String describe(SQLException e) {
     return e.getMessage() + " (SQLSTATE " + e.getSQLState() + ")";
   }
 }
