@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses and prints the CLI's times: an ISO instant, or an age such as 90s, 15m, 2h, 7d. */
+/** Parses the CLI's times: an ISO instant, or an age such as 90s, 15m, 2h, 7d. */
 final class Durations {
   private static final Pattern AGE = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
@@ -53,23 +53,5 @@ final class Durations {
       case "h" -> Duration.ofHours(n);
       default -> Duration.ofDays(n);
     };
-  }
-
-  /** A short human age: 850ms, 42s, 3m12s, 5h03m, 2d04h. */
-  static String human(Duration d) {
-    long s = d.toSeconds();
-    if (s < 1) {
-      return d.toMillis() + "ms";
-    }
-    if (s < 60) {
-      return s + "s";
-    }
-    if (s < 3600) {
-      return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
-    }
-    if (s < 86_400) {
-      return String.format(Locale.ROOT, "%dh%02dm", s / 3600, (s % 3600) / 60);
-    }
-    return String.format(Locale.ROOT, "%dd%02dh", s / 86_400, (s % 86_400) / 3600);
   }
 }

@@ -68,7 +68,7 @@ final class JobsListCommand extends BaseCommand {
           j.queue(),
           j.status().dbValue() + (j.archived() ? " (archived)" : ""),
           j.attempt() + "/" + j.maxAttempts(),
-          Durations.human(Duration.between(j.createdAt(), now)),
+          AgeText.human(Duration.between(j.createdAt(), now)),
           j.errorClass() == null ? "" : j.errorClass() + ": " + j.errorMessage());
     }
     return t;

@@ -40,7 +40,7 @@ final class QueuesListCommand extends BaseCommand {
           q.count(JobStatus.RUNNING),
           q.count(JobStatus.FAILED),
           q.count(JobStatus.SUCCEEDED),
-          Durations.human(q.oldestPendingAge()),
+          AgeText.human(q.oldestPendingAge()),
           q.paused() ? "yes" : "no");
     }
     return t;

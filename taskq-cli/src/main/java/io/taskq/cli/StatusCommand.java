@@ -111,7 +111,7 @@ final class StatusCommand extends BaseCommand {
         "feed lag: "
             + lag.heldBackEvents()
             + " held-back events, oldest "
-            + Durations.human(lag.oldestHeldBackEventAge()));
+            + AgeText.human(lag.oldestHeldBackEventAge()));
   }
 
   private static Table queueTable(List<QueueInfo> queues, Map<String, Long> failures) {
@@ -124,7 +124,7 @@ final class StatusCommand extends BaseCommand {
           q.count(JobStatus.SCHEDULED),
           q.count(JobStatus.RUNNING),
           failures.getOrDefault(q.name(), 0L),
-          Durations.human(q.oldestPendingAge()),
+          AgeText.human(q.oldestPendingAge()),
           q.paused() ? "yes" : "no");
     }
     return t;

@@ -79,7 +79,7 @@ final class SweepHealthView {
           s.batchSize() + "/" + s.batchSizeConfigured(),
           s.consecutiveFailures(),
           s.stalled() ? "yes" : "no",
-          Durations.human(s.writtenAge()) + " ago" + freshness(s.freshness()));
+          AgeText.human(s.writtenAge()) + " ago" + freshness(s.freshness()));
     }
     return t;
   }
@@ -127,6 +127,6 @@ final class SweepHealthView {
       return "never";
     }
     Duration age = Duration.between(at, health.readAt());
-    return Durations.human(age.isNegative() ? Duration.ZERO : age) + " ago";
+    return AgeText.human(age.isNegative() ? Duration.ZERO : age) + " ago";
   }
 }

@@ -13,7 +13,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,23 +30,11 @@ import org.slf4j.LoggerFactory;
 final class GaugeSampler<R> {
   private static final Logger LOG = LoggerFactory.getLogger(GaugeSampler.class);
 
-  /**
-   * One gauge value of a reading.
-   *
-   * @param meter the meter name ({@link MeterNames})
-   * @param description the meter's description
-   * @param baseUnit {@code seconds} for a duration, else null
-   * @param tags its bounded tags
-   * @param value the value read
-   */
-  record Point(
-      String meter, String description, @Nullable String baseUnit, Tags tags, double value) {}
-
   private record Series(String meter, Tags tags) {}
 
   private final String sweepName;
   private final Callable<? extends List<R>> source;
-  private final Function<R, List<Point>> points;
+  private final Function<R, List<GaugePoint>> points;
   private final MeterRegistry registry;
   private final Counter failedReads;
   private final Map<Series, AtomicLong> gauges = new ConcurrentHashMap<>();
@@ -55,7 +42,7 @@ final class GaugeSampler<R> {
   GaugeSampler(
       String sweepName,
       Callable<? extends List<R>> source,
-      Function<R, List<Point>> points,
+      Function<R, List<GaugePoint>> points,
       MeterRegistry registry) {
     this.sweepName = TaskQMetrics.label(sweepName, "sweepName");
     this.source = Objects.requireNonNull(source, "source");
@@ -76,7 +63,7 @@ final class GaugeSampler<R> {
     }
     Set<Series> seen = new HashSet<>();
     for (R row : rows) {
-      for (Point p : points.apply(row)) {
+      for (GaugePoint p : points.apply(row)) {
         Series series = new Series(p.meter(), p.tags());
         seen.add(series);
         gauge(series, p).set(Double.doubleToLongBits(p.value()));
@@ -91,7 +78,7 @@ final class GaugeSampler<R> {
     return true;
   }
 
-  private AtomicLong gauge(Series series, Point p) {
+  private AtomicLong gauge(Series series, GaugePoint p) {
     return gauges.computeIfAbsent(
         series,
         s -> {

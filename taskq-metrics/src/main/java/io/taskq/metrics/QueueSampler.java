@@ -1,9 +1,7 @@
 package io.taskq.metrics;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -13,7 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -109,33 +106,5 @@ public final class QueueSampler {
 
   private QueueGauges gauges(String queue) {
     return queues.computeIfAbsent(queue, q -> QueueGauges.register(registry, q));
-  }
-
-  /** One queue's last read values, strongly held so the registry's gauges never go NaN. */
-  private static final class QueueGauges {
-    private final AtomicLong depth = new AtomicLong();
-    private final AtomicLong ageMillis = new AtomicLong();
-
-    static QueueGauges register(MeterRegistry registry, String queue) {
-      QueueGauges g = new QueueGauges();
-      Tags tags = Tags.of("queue", queue);
-      Gauge.builder(MeterNames.QUEUE_DEPTH, g.depth, AtomicLong::doubleValue)
-          .description("Pending jobs on the queue, as the last successful sampler read saw them")
-          .tags(tags)
-          .strongReference(true)
-          .register(registry);
-      Gauge.builder(MeterNames.QUEUE_OLDEST_PENDING_AGE, g.ageMillis, a -> a.get() / 1000.0)
-          .description("Age of the oldest runnable pending job on the queue")
-          .baseUnit("seconds")
-          .tags(tags)
-          .strongReference(true)
-          .register(registry);
-      return g;
-    }
-
-    void set(long depthNow, Duration age) {
-      depth.set(depthNow);
-      ageMillis.set(age.toMillis());
-    }
   }
 }

@@ -237,7 +237,7 @@ public final class TaskQObservability implements AutoCloseable {
         source,
         e ->
             List.of(
-                new GaugeSampler.Point(
+                new GaugePoint(
                     MeterNames.SWEEP_BACKLOG,
                     "Rows the leader sweep would act on now, counted up to "
                         + Operations.SWEEP_BACKLOG_BOUND,
@@ -255,13 +255,13 @@ public final class TaskQObservability implements AutoCloseable {
         source,
         b ->
             List.of(
-                new GaugeSampler.Point(
+                new GaugePoint(
                     MeterNames.ACTOR_DEPTH,
                     "Pending jobs of the actor, as the last successful sampler read saw them",
                     null,
                     Tags.of("actor", b.actor()),
                     b.depth()),
-                new GaugeSampler.Point(
+                new GaugePoint(
                     MeterNames.ACTOR_OLDEST_PENDING_AGE,
                     "Age of the actor's oldest runnable pending job",
                     "seconds",
@@ -278,8 +278,8 @@ public final class TaskQObservability implements AutoCloseable {
         source,
         r -> {
           Tags tags = Tags.of("kind", r.kind(), "name", r.name());
-          GaugeSampler.Point held =
-              new GaugeSampler.Point(
+          GaugePoint held =
+              new GaugePoint(
                   MeterNames.RESERVATION_SLOTS_HELD,
                   "Concurrency-cap reservation slots held now",
                   null,
@@ -290,7 +290,7 @@ public final class TaskQObservability implements AutoCloseable {
           }
           return List.of(
               held,
-              new GaugeSampler.Point(
+              new GaugePoint(
                   MeterNames.RESERVATION_SLOTS_CAPACITY,
                   "A concurrency cap's reservation slots (its cap)",
                   null,

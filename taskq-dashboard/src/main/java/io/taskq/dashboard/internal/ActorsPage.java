@@ -32,10 +32,10 @@ final class ActorsPage {
 
   DashboardResponse get(Visit visit) {
     Operations ops = ctx.taskq().operations();
-    Inventory.Snapshot<List<ActorInfo>> actors = ctx.inventory().actors();
+    Snapshot<List<ActorInfo>> actors = ctx.inventory().actors();
     Instant hourAgo = clock.instant().minus(Duration.ofHours(1));
     Map<String, Long> failures = ops.actorFailuresSince(hourAgo);
-    Inventory.Paused paused = ctx.inventory().paused();
+    Paused paused = ctx.inventory().paused();
     List<Map<String, Object>> rows = new ArrayList<>();
     for (ActorInfo a : actors.value()) {
       rows.add(row(a, failures.getOrDefault(a.name(), 0L), paused));
@@ -48,7 +48,7 @@ final class ActorsPage {
   }
 
   /** One actor's row; {@code failed}: its jobs that failed or crashed in the last hour. */
-  private static Map<String, Object> row(ActorInfo a, long failed, Inventory.Paused paused) {
+  private static Map<String, Object> row(ActorInfo a, long failed, Paused paused) {
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("name", a.name());
     r.put("param", Format.queryValue(a.name()));

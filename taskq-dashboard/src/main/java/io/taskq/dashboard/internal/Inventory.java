@@ -75,20 +75,6 @@ final class Inventory {
     actors.invalidate();
   }
 
-  /** A reading and its time. */
-  record Snapshot<T>(T value, Instant readAt) {}
-
-  /** The stored pauses. */
-  record Paused(Set<String> queues, Set<String> actors) {
-    boolean queue(String name) {
-      return queues.contains(PauseTarget.ALL) || queues.contains(name);
-    }
-
-    boolean actor(String name) {
-      return actors.contains(name);
-    }
-  }
-
   /** One value read at most once per {@link #FRESH} period, in the background when possible. */
   private static final class Reading<T> {
     private final Supplier<T> read;

@@ -24,7 +24,7 @@ final class OverviewPage {
 
   DashboardResponse get(Visit visit) {
     Map<String, Object> scope = ctx.scope(visit, "overview", "Overview");
-    Inventory.Snapshot<List<io.taskq.operations.QueueInfo>> queues = ctx.inventory().queues();
+    Snapshot<List<io.taskq.operations.QueueInfo>> queues = ctx.inventory().queues();
     scope.put("queues", QueuesPage.rows(queues.value(), ctx.inventory().paused()));
     scope.put("countsAt", Format.instant(queues.readAt()));
     scope.put("running", ctx.taskq().isRunning());

@@ -24,7 +24,7 @@ final class QueuesPage {
 
   DashboardResponse get(Visit visit) {
     Map<String, Object> scope = ctx.scope(visit, "queues", "Queues");
-    Inventory.Snapshot<List<QueueInfo>> queues = ctx.inventory().queues();
+    Snapshot<List<QueueInfo>> queues = ctx.inventory().queues();
     List<Map<String, Object>> rows = rows(queues.value(), ctx.inventory().paused());
     scope.put("queues", rows);
     scope.put("countsAt", Format.instant(queues.readAt()));
@@ -33,7 +33,7 @@ final class QueuesPage {
   }
 
   /** One row per queue, as the queues page and the overview show them. */
-  static List<Map<String, Object>> rows(List<QueueInfo> queues, Inventory.Paused paused) {
+  static List<Map<String, Object>> rows(List<QueueInfo> queues, Paused paused) {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (QueueInfo q : queues) {
       Map<String, Object> r = new LinkedHashMap<>();

@@ -89,18 +89,18 @@ class TaskQDashboardMountTest {
 
   @Test
   void anAuthenticatedUserMayActOnlyWithTheOperatorAuthority() {
-    assertThat(TaskQDashboardAutoConfiguration.ApplicationSecurity.signedIn("ROLE_TASKQ_OPERATOR"))
+    assertThat(TaskQDashboardSecurity.signedIn("ROLE_TASKQ_OPERATOR"))
         .isEmpty();
     SecurityContextHolder.getContext()
         .setAuthentication(
             UsernamePasswordAuthenticationToken.authenticated(
                 "ana", null, List.of(new SimpleGrantedAuthority("ROLE_TASKQ_OPERATOR"))));
-    assertThat(TaskQDashboardAutoConfiguration.ApplicationSecurity.signedIn("ROLE_TASKQ_OPERATOR"))
+    assertThat(TaskQDashboardSecurity.signedIn("ROLE_TASKQ_OPERATOR"))
         .isEqualTo(Optional.of(new DashboardUser("ana", true)));
     SecurityContextHolder.getContext()
         .setAuthentication(
             UsernamePasswordAuthenticationToken.authenticated("bo", null, List.of()));
-    assertThat(TaskQDashboardAutoConfiguration.ApplicationSecurity.signedIn("ROLE_TASKQ_OPERATOR"))
+    assertThat(TaskQDashboardSecurity.signedIn("ROLE_TASKQ_OPERATOR"))
         .isEqualTo(Optional.of(new DashboardUser("bo", false)));
   }
 
