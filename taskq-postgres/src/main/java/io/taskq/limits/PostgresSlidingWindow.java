@@ -6,14 +6,12 @@ import io.taskq.core.internal.AdvisoryLockName;
 import io.taskq.core.internal.RedisKeys;
 import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.NamedStatements;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.List;
@@ -52,8 +50,7 @@ public final class PostgresSlidingWindow implements RateLimiter {
   private final SlidingWindowLog limit;
   private final boolean keyed;
   private final String lockSql;
-  private final String readSql;
-  private final String writeSql;
+  private final SlidingWindowRows rows;
   private final String forgetSql;
 
   static {
@@ -68,8 +65,7 @@ public final class PostgresSlidingWindow implements RateLimiter {
     this.keyed = keyed;
     NamedStatements statements = NamedStatements.load(SQL, schema);
     this.lockSql = statements.get("lock");
-    this.readSql = statements.get("read");
-    this.writeSql = statements.get("write");
+    this.rows = new SlidingWindowRows(statements, keyed);
     this.forgetSql = statements.get("forget");
   }
 
@@ -120,7 +116,7 @@ public final class PostgresSlidingWindow implements RateLimiter {
         now = nowMicros != null ? nowMicros : rs.getLong("now_us");
       }
     }
-    Deque<Long> log = read(c, name);
+    Deque<Long> log = rows.read(c, name);
     long window = limit.windowMicros();
     while (!log.isEmpty() && log.peekFirst() <= now - window) {
       log.removeFirst();
@@ -139,35 +135,8 @@ public final class PostgresSlidingWindow implements RateLimiter {
           Decision.denied(
               Duration.of(oldestNeeded + window - now, ChronoUnit.MICROS), limit.limit() - count);
     }
-    write(c, name, log, now);
+    rows.write(c, name, log, now);
     return decision;
-  }
-
-  private Deque<Long> read(Connection c, String name) throws SQLException {
-    Deque<Long> log = new ArrayDeque<>();
-    try (PreparedStatement s = c.prepareStatement(readSql)) {
-      s.setString(1, name);
-      try (ResultSet rs = s.executeQuery()) {
-        if (rs.next()) {
-          Array array = rs.getArray("log_us");
-          for (Object instant : (Object[]) array.getArray()) {
-            log.addLast(((Number) instant).longValue());
-          }
-          array.free();
-        }
-      }
-    }
-    return log;
-  }
-
-  private void write(Connection c, String name, Deque<Long> log, long now) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement(writeSql)) {
-      s.setString(1, name);
-      s.setBoolean(2, keyed);
-      s.setArray(3, c.createArrayOf("bigint", log.toArray(Long[]::new)));
-      s.setLong(4, now);
-      s.executeUpdate();
-    }
   }
 
   /**

@@ -1,17 +1,10 @@
 package io.taskq.postgres.internal;
 
-import io.taskq.SchemaName;
-import io.taskq.TaskQConfig;
 import io.taskq.cron.Schedules;
 import io.taskq.feed.ReclaimEventFeed;
 import io.taskq.limits.PostgresSlidingWindow;
-import io.taskq.limits.SlidingWindowLog;
-import io.taskq.postgres.internal.cron.PayloadFactories;
 import io.taskq.progress.PostgresProgressStore;
-import io.taskq.spi.JobListener;
-import java.time.Duration;
 import java.util.Objects;
-import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,39 +13,6 @@ import org.jspecify.annotations.Nullable;
  * builder or constructor is needed. Internal: only {@code TaskQ} calls it.
  */
 public final class Handles {
-  /** Makes the reclaim event feed of a root. */
-  @FunctionalInterface
-  public interface FeedFactory {
-    /**
-     * The feed of {@code config}'s schema, its polls' lag told to {@code listener}, its watches'
-     * fault seams on {@code hooks}.
-     */
-    ReclaimEventFeed create(
-        DataSource dataSource, TaskQConfig config, JobListener listener, TestHooks hooks);
-  }
-
-  /** Makes the schedules client of a root. */
-  @FunctionalInterface
-  public interface SchedulesFactory {
-    /** The schedules of {@code schema}, payloads from {@code factories}. */
-    Schedules create(DataSource dataSource, SchemaName schema, PayloadFactories factories);
-  }
-
-  /** Makes the PostgreSQL progress store of a root. */
-  @FunctionalInterface
-  public interface ProgressFactory {
-    /** The store of {@code schema}, its subscriptions polling every {@code pollInterval}. */
-    PostgresProgressStore create(DataSource dataSource, SchemaName schema, Duration pollInterval);
-  }
-
-  /** Makes a PostgreSQL sliding-window limiter of a root. */
-  @FunctionalInterface
-  public interface SlidingWindowFactory {
-    /** The limiter of {@code limit} in {@code schema}, its rows marked keyed when {@code keyed}. */
-    PostgresSlidingWindow create(
-        DataSource dataSource, SchemaName schema, SlidingWindowLog limit, boolean keyed);
-  }
-
   private static volatile @Nullable FeedFactory feeds;
   private static volatile @Nullable ProgressFactory progress;
   private static volatile @Nullable SlidingWindowFactory slidingWindows;

@@ -25,8 +25,8 @@ import org.springframework.context.annotation.Import;
  * ROLE_TASKQ_OPERATOR}) and sees read-only pages otherwise. Without Spring Security it signs users
  * in itself with {@code taskq.dashboard-token} or {@code taskq.dashboard-user} and {@code
  * -password}, and refuses to start without them unless {@code taskq.dashboard-read-only=true}. The
- * dashboard's own CSRF token and origin check guard every state change in both cases. The two
- * cases are {@code TaskQDashboardSecurity} and {@code TaskQDashboardOwnSignIn}.
+ * dashboard's own CSRF token and origin check guard every state change in both cases. The two cases
+ * are {@code TaskQDashboardSecurity} and {@code TaskQDashboardOwnSignIn}.
  */
 @AutoConfiguration(after = TaskQAutoConfiguration.class)
 @ConditionalOnClass({Dashboard.class, HttpServlet.class, ServletRegistrationBean.class})

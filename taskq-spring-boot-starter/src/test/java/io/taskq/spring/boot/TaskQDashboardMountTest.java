@@ -89,8 +89,7 @@ class TaskQDashboardMountTest {
 
   @Test
   void anAuthenticatedUserMayActOnlyWithTheOperatorAuthority() {
-    assertThat(TaskQDashboardSecurity.signedIn("ROLE_TASKQ_OPERATOR"))
-        .isEmpty();
+    assertThat(TaskQDashboardSecurity.signedIn("ROLE_TASKQ_OPERATOR")).isEmpty();
     SecurityContextHolder.getContext()
         .setAuthentication(
             UsernamePasswordAuthenticationToken.authenticated(

@@ -97,173 +97,27 @@ public record MaintenanceSettings(
   }
 
   /** A builder starting from the defaults. */
-  public static Builder builder() {
-    return new Builder();
+  public static MaintenanceSettingsBuilder builder() {
+    return new MaintenanceSettingsBuilder();
   }
 
   /** A builder starting from these values. */
-  public Builder toBuilder() {
-    return new Builder(this);
+  public MaintenanceSettingsBuilder toBuilder() {
+    return new MaintenanceSettingsBuilder(this);
   }
 
-  private static void between(int value, int min, int max, String name) {
+  /** Refuses {@code value} outside {@code [min, max]}, naming it {@code name}. */
+  static void between(int value, int min, int max, String name) {
     if (value < min || value > max) {
       throw new IllegalArgumentException(
           name + " must be between " + min + " and " + max + ", was " + value);
     }
   }
 
-  private static void positive(Duration value, String name) {
+  /** Refuses a zero or negative {@code value}, naming it {@code name}. */
+  static void positive(Duration value, String name) {
     if (value.isNegative() || value.isZero()) {
       throw new IllegalArgumentException(name + " must be positive, was " + value);
-    }
-  }
-
-  /** Builds {@link MaintenanceSettings}; starts from the defaults. */
-  public static final class Builder {
-    private int eventWriterBatchSize = 100;
-    private Duration eventWriterStatementTimeout = Duration.ofMillis(1750);
-    private int reducedBatchDivisor = 4;
-    private int breakerFailureThreshold = 3;
-    private Duration breakerWindow = Duration.ofMinutes(10);
-    private int sweepDrainBatches = 8;
-    private Duration sweepInterval = Duration.ofSeconds(30);
-    private Duration scheduledTick = Duration.ofSeconds(1);
-    private Duration maxRetryBackoff = Duration.ofHours(1);
-    private Duration workerStaleAfter = Duration.ofSeconds(60);
-    private Duration leaderCheckTimeout = Duration.ofSeconds(5);
-    private Duration fenceBarrierTimeout = Duration.ofSeconds(10);
-    private int retryAttempts = 3;
-    private Duration retryBackoff = Duration.ofMillis(250);
-    private SweepKnobs sweeps = SweepKnobs.defaults();
-
-    private Builder() {}
-
-    private Builder(MaintenanceSettings s) {
-      eventWriterBatchSize = s.eventWriterBatchSize;
-      eventWriterStatementTimeout = s.eventWriterStatementTimeout;
-      reducedBatchDivisor = s.reducedBatchDivisor;
-      breakerFailureThreshold = s.breakerFailureThreshold;
-      breakerWindow = s.breakerWindow;
-      sweepDrainBatches = s.sweepDrainBatches;
-      sweepInterval = s.sweepInterval;
-      scheduledTick = s.scheduledTick;
-      maxRetryBackoff = s.maxRetryBackoff;
-      workerStaleAfter = s.workerStaleAfter;
-      leaderCheckTimeout = s.leaderCheckTimeout;
-      fenceBarrierTimeout = s.fenceBarrierTimeout;
-      retryAttempts = s.retryAttempts;
-      retryBackoff = s.retryBackoff;
-      sweeps = s.sweeps;
-    }
-
-    public Builder eventWriterBatchSize(int value) {
-      between(value, 1, 10_000, "eventWriterBatchSize");
-      eventWriterBatchSize = value;
-      return this;
-    }
-
-    public Builder eventWriterStatementTimeout(Duration value) {
-      positive(value, "eventWriterStatementTimeout");
-      eventWriterStatementTimeout = value;
-      return this;
-    }
-
-    public Builder reducedBatchDivisor(int value) {
-      between(value, 1, Integer.MAX_VALUE, "reducedBatchDivisor");
-      reducedBatchDivisor = value;
-      return this;
-    }
-
-    public Builder breakerFailureThreshold(int value) {
-      between(value, 1, Integer.MAX_VALUE, "breakerFailureThreshold");
-      breakerFailureThreshold = value;
-      return this;
-    }
-
-    public Builder breakerWindow(Duration value) {
-      positive(value, "breakerWindow");
-      breakerWindow = value;
-      return this;
-    }
-
-    public Builder sweepDrainBatches(int value) {
-      between(value, 1, Integer.MAX_VALUE, "sweepDrainBatches");
-      sweepDrainBatches = value;
-      return this;
-    }
-
-    public Builder sweepInterval(Duration value) {
-      positive(value, "sweepInterval");
-      sweepInterval = value;
-      return this;
-    }
-
-    public Builder scheduledTick(Duration value) {
-      positive(value, "scheduledTick");
-      scheduledTick = value;
-      return this;
-    }
-
-    public Builder maxRetryBackoff(Duration value) {
-      positive(value, "maxRetryBackoff");
-      maxRetryBackoff = value;
-      return this;
-    }
-
-    public Builder workerStaleAfter(Duration value) {
-      positive(value, "workerStaleAfter");
-      workerStaleAfter = value;
-      return this;
-    }
-
-    public Builder leaderCheckTimeout(Duration value) {
-      positive(value, "leaderCheckTimeout");
-      leaderCheckTimeout = value;
-      return this;
-    }
-
-    public Builder fenceBarrierTimeout(Duration value) {
-      positive(value, "fenceBarrierTimeout");
-      fenceBarrierTimeout = value;
-      return this;
-    }
-
-    public Builder retryAttempts(int value) {
-      between(value, 1, 100, "retryAttempts");
-      retryAttempts = value;
-      return this;
-    }
-
-    public Builder retryBackoff(Duration value) {
-      positive(value, "retryBackoff");
-      retryBackoff = value;
-      return this;
-    }
-
-    /** The knobs of the S4-S11 sweeps. */
-    public Builder sweeps(SweepKnobs value) {
-      sweeps = Objects.requireNonNull(value, "sweeps");
-      return this;
-    }
-
-    public MaintenanceSettings build() {
-      return new MaintenanceSettings(
-          eventWriterBatchSize,
-          eventWriterStatementTimeout,
-          reducedBatchDivisor,
-          breakerFailureThreshold,
-          breakerWindow,
-          sweepDrainBatches,
-          sweepInterval,
-          scheduledTick,
-          maxRetryBackoff,
-          workerStaleAfter,
-          leaderCheckTimeout,
-          fenceBarrierTimeout,
-          retryAttempts,
-          retryBackoff,
-          sweeps);
     }
   }
 }

@@ -15,9 +15,6 @@ import java.util.Map;
  * tables it does not understand.
  */
 final class MigrationPlan {
-  /** A row of {@code schema_migrations}. */
-  record Recorded(int version, String name, String checksum) {}
-
   private final MigrationIndex index;
   private final SchemaName schema;
 
@@ -27,11 +24,11 @@ final class MigrationPlan {
   }
 
   /** The migrations not yet recorded, in version order. */
-  List<Migration> pending(Map<Integer, Recorded> recorded) {
+  List<Migration> pending(Map<Integer, RecordedMigration> recorded) {
     refuseNewer(recorded);
     List<Migration> pending = new ArrayList<>();
     for (Migration m : index.migrations()) {
-      Recorded r = recorded.get(m.version());
+      RecordedMigration r = recorded.get(m.version());
       if (r == null) {
         pending.add(m);
       } else if (!r.checksum().equals(m.checksum())) {
@@ -41,7 +38,7 @@ final class MigrationPlan {
     return List.copyOf(pending);
   }
 
-  private SchemaMigrationException changed(Migration m, Recorded r) {
+  private SchemaMigrationException changed(Migration m, RecordedMigration r) {
     return new SchemaMigrationException(
         "migration "
             + m.fileName()
@@ -54,9 +51,9 @@ final class MigrationPlan {
             + ": a shipped migration must never change; restore the original file");
   }
 
-  private void refuseNewer(Map<Integer, Recorded> recorded) {
+  private void refuseNewer(Map<Integer, RecordedMigration> recorded) {
     int latest = index.latestVersion();
-    for (Recorded r : recorded.values()) {
+    for (RecordedMigration r : recorded.values()) {
       if (r.version() > latest) {
         throw newer(maxVersion(recorded), latest);
       }
@@ -86,7 +83,7 @@ final class MigrationPlan {
             + " (refusing to run old code against a newer schema)");
   }
 
-  private static int maxVersion(Map<Integer, Recorded> recorded) {
+  private static int maxVersion(Map<Integer, RecordedMigration> recorded) {
     return recorded.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
   }
 }

@@ -177,14 +177,14 @@ public final class Migrations {
     }
   }
 
-  private static Map<Integer, MigrationPlan.Recorded> recorded(Connection c, NamedStatements sql)
+  private static Map<Integer, RecordedMigration> recorded(Connection c, NamedStatements sql)
       throws SQLException {
-    Map<Integer, MigrationPlan.Recorded> out = new LinkedHashMap<>();
+    Map<Integer, RecordedMigration> out = new LinkedHashMap<>();
     try (Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(sql.get("applied"))) {
       while (rs.next()) {
         int version = rs.getInt(1);
-        out.put(version, new MigrationPlan.Recorded(version, rs.getString(2), rs.getString(3)));
+        out.put(version, new RecordedMigration(version, rs.getString(2), rs.getString(3)));
       }
     }
     return out;

@@ -64,13 +64,13 @@ final class SchemaHistory {
    */
   SchemaStatus verify(Connection c) throws SQLException {
     SchemaStatus status = status(c);
-    Map<Integer, MigrationPlan.Recorded> recorded = new LinkedHashMap<>();
+    Map<Integer, RecordedMigration> recorded = new LinkedHashMap<>();
     status
         .applied()
         .forEach(
             a ->
                 recorded.put(
-                    a.version(), new MigrationPlan.Recorded(a.version(), a.name(), a.checksum())));
+                    a.version(), new RecordedMigration(a.version(), a.name(), a.checksum())));
     new MigrationPlan(index, schema).pending(recorded);
     if (!status.pending().isEmpty()) {
       throw pending(status);

@@ -54,7 +54,7 @@ class MaintenanceLoopTest {
     started.forEach(Maintenance::close);
   }
 
-  private Maintenance maintenance(MaintenanceSettings.Builder settings) {
+  private Maintenance maintenance(MaintenanceSettingsBuilder settings) {
     Maintenance m =
         Maintenance.builder(
                 services.dataSource(),
@@ -77,7 +77,7 @@ class MaintenanceLoopTest {
     return m;
   }
 
-  private static MaintenanceSettings.Builder settings(int batchSize, int drainBatches) {
+  private static MaintenanceSettingsBuilder settings(int batchSize, int drainBatches) {
     return MaintenanceSettings.builder()
         .eventWriterBatchSize(batchSize)
         .sweepDrainBatches(drainBatches)
