@@ -11,6 +11,7 @@ import io.taskq.postgres.internal.Handles;
 import io.taskq.postgres.internal.TestHooks;
 import io.taskq.postgres.internal.cron.CronFaults;
 import io.taskq.postgres.internal.cron.CronTick;
+import io.taskq.postgres.internal.cron.CronTickResult;
 import io.taskq.postgres.internal.cron.PayloadFactories;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
@@ -97,7 +98,7 @@ class CronTickTest {
     makeDue();
     Instant before = (Instant) row("nightly").get("next_fire_at");
 
-    CronTick.Result result = tick(100, 3).run(db.dataSource);
+    CronTickResult result = tick(100, 3).run(db.dataSource);
 
     assertThat(result.ran()).isTrue();
     assertThat(result.fired()).isEqualTo(1);
@@ -137,7 +138,7 @@ class CronTickTest {
 
     for (int i = 1; i <= 3; i++) {
       makeDue();
-      CronTick.Result result = tick(100, 3).run(db.dataSource);
+      CronTickResult result = tick(100, 3).run(db.dataSource);
       assertThat(result.fired()).isEqualTo(2);
       assertThat(result.failed()).isEqualTo(2);
       Map<String, Object> broken = row("broken");
@@ -170,7 +171,7 @@ class CronTickTest {
     makeDue();
     TestHooks.arm(faults.plan(), 1);
 
-    CronTick.Result result = tick(100, 0).run(db.dataSource);
+    CronTickResult result = tick(100, 0).run(db.dataSource);
 
     assertThat(faults.plan().fired()).isEqualTo(1);
     assertThat(result.fired()).isEqualTo(1);
@@ -212,7 +213,7 @@ class CronTickTest {
     assertThat(row("broken").get("last_fire_error")).isNull();
 
     // Every schedule stayed due: the next tick fires them.
-    CronTick.Result retry = tick(100, 1).run(db.dataSource);
+    CronTickResult retry = tick(100, 1).run(db.dataSource);
     assertThat(retry.fired()).isEqualTo(4);
     assertThat(retry.disabled()).containsExactly("broken");
     assertThat(db.count("jobs")).isEqualTo(4);
@@ -290,7 +291,7 @@ class CronTickTest {
         ps.setLong(1, key);
         ps.execute();
       }
-      CronTick.Result skipped = tick(100, 3).run(db.dataSource);
+      CronTickResult skipped = tick(100, 3).run(db.dataSource);
       assertThat(skipped.ran()).isFalse();
       assertThat(db.count("jobs")).isZero();
       other.rollback();

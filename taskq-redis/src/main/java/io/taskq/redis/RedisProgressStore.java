@@ -57,7 +57,7 @@ public final class RedisProgressStore implements ProgressStore, AutoCloseable {
   private final Duration ttl;
   private final @Nullable ProgressStore fallback;
   private final ExecutorService listenerThread;
-  private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+  private final List<ProgressListener> listeners = new CopyOnWriteArrayList<>();
   private final AtomicLong dropped = new AtomicLong();
   private @Nullable StatefulRedisPubSubConnection<String, String> pubSub;
 
@@ -142,16 +142,16 @@ public final class RedisProgressStore implements ProgressStore, AutoCloseable {
   @Override
   public ProgressSubscription subscribe(long jobId, Consumer<Progress> listener) {
     requireJobId(jobId);
-    return listen(new Listener(jobId, listener), s -> s.subscribe(jobId, listener));
+    return listen(new ProgressListener(jobId, listener), s -> s.subscribe(jobId, listener));
   }
 
   @Override
   public ProgressSubscription subscribeAll(Consumer<Progress> listener) {
-    return listen(new Listener(null, listener), s -> s.subscribeAll(listener));
+    return listen(new ProgressListener(null, listener), s -> s.subscribeAll(listener));
   }
 
   private ProgressSubscription listen(
-      Listener listener, Function<ProgressStore, ProgressSubscription> viaFallback) {
+      ProgressListener listener, Function<ProgressStore, ProgressSubscription> viaFallback) {
     try {
       ensureSubscribed();
     } catch (RuntimeException failure) {
@@ -238,28 +238,6 @@ public final class RedisProgressStore implements ProgressStore, AutoCloseable {
   private static void requireJobId(long jobId) {
     if (jobId < 1) {
       throw new IllegalArgumentException("job id must be positive, was " + jobId);
-    }
-  }
-
-  /** One subscriber: a job, or every job ({@code jobId == null}). */
-  private static final class Listener {
-    private final @Nullable Long jobId;
-    private final Consumer<Progress> consumer;
-
-    Listener(@Nullable Long jobId, Consumer<Progress> consumer) {
-      this.jobId = jobId;
-      this.consumer = Objects.requireNonNull(consumer, "listener");
-    }
-
-    void offer(Progress progress) {
-      if (jobId != null && jobId != progress.jobId()) {
-        return;
-      }
-      try {
-        consumer.accept(progress);
-      } catch (RuntimeException e) {
-        log.warn("a progress listener threw; it stays subscribed", e);
-      }
     }
   }
 

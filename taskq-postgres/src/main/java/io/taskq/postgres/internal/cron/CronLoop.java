@@ -110,8 +110,8 @@ public final class CronLoop implements AutoCloseable {
    *
    * @throws SQLException the tick's error, after it rolled back whole
    */
-  public CronTick.Result tickNow() throws SQLException {
-    CronTick.Result result = tick.run(dataSource);
+  public CronTickResult tickNow() throws SQLException {
+    CronTickResult result = tick.run(dataSource);
     GuardedJobListener.enqueued(
         jobListener, result.enqueued(), JobRequest::actor, JobRequest::queue);
     return result;

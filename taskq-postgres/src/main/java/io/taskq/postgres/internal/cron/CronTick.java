@@ -67,26 +67,6 @@ public final class CronTick {
   private final InterceptedInsert insert;
 
   /**
-   * What one tick did.
-   *
-   * @param ran false when another transaction held the cron lock
-   * @param due the due schedules it selected
-   * @param fired the schedules it fired (one job each)
-   * @param failed the schedules whose fire failed
-   * @param disabled the schedules it disabled (auto-disable)
-   * @param enqueued the jobs it enqueued, committed once {@link #run} returned
-   */
-  public record Result(
-      boolean ran,
-      int due,
-      int fired,
-      int failed,
-      List<String> disabled,
-      List<JobRequest> enqueued) {
-    static final Result SKIPPED = new Result(false, 0, 0, 0, List.of(), List.of());
-  }
-
-  /**
    * A tick of {@code schema}.
    *
    * @param tickLimit the most schedules one tick selects ({@code TASKQ_CRON_TICK_LIMIT})
@@ -160,7 +140,7 @@ public final class CronTick {
    * @throws SQLException after rolling the whole tick back (SQLSTATE 57014 when the deadline ran
    *     out)
    */
-  public Result run(DataSource dataSource) throws SQLException {
+  public CronTickResult run(DataSource dataSource) throws SQLException {
     long start = budget.start();
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
@@ -178,9 +158,9 @@ public final class CronTick {
   }
 
   /** Runs the tick on {@code c}; commits it when it ran, rolls it back otherwise. */
-  private Result commitOrRollBack(Connection c, long start) throws SQLException {
+  private CronTickResult commitOrRollBack(Connection c, long start) throws SQLException {
     try {
-      Result result = inTransaction(c, start);
+      CronTickResult result = inTransaction(c, start);
       if (result.ran()) {
         c.commit();
       } else {
@@ -193,15 +173,15 @@ public final class CronTick {
     }
   }
 
-  private Result inTransaction(Connection c, long start) throws SQLException {
+  private CronTickResult inTransaction(Connection c, long start) throws SQLException {
     String previous = budget.apply(c, start);
     if (!tryLock(c)) {
-      return Result.SKIPPED;
+      return CronTickResult.SKIPPED;
     }
     List<DueSchedule> due = selectDue(c);
     if (due.isEmpty()) {
       budget.restore(c, previous);
-      return new Result(true, 0, 0, 0, List.of(), List.of());
+      return new CronTickResult(true, 0, 0, 0, List.of(), List.of());
     }
     FirePlan.Tick plans = planner.planAll(due);
     Enqueued enqueued = enqueue(c, start, plans.fired());
@@ -209,7 +189,7 @@ public final class CronTick {
     updateFired(c, plans.fired(), enqueued.ids());
     List<String> disabled = updateFailed(c, plans.failed());
     budget.restore(c, previous);
-    return new Result(
+    return new CronTickResult(
         true, due.size(), plans.fired().size(), plans.failed().size(), disabled, enqueued.jobs());
   }
 

@@ -54,11 +54,7 @@ final class SweepHealthColumns {
 
   /** Fills index {@code i} from {@code row}; a null {@code reason} means not stalled. */
   void set(
-      int i,
-      SweepHealthTable.Row row,
-      Instant now,
-      @Nullable String reason,
-      Duration expectedPeriod) {
+      int i, SweepHealthRow row, Instant now, @Nullable String reason, Duration expectedPeriod) {
     names[i] = row.name();
     ids[i] = CATALOG_IDS.get(row.name());
     tiers[i] = row.tier();

@@ -59,19 +59,6 @@ final class SweepHealthTable {
     this.health = health;
   }
 
-  /** A sweep's health as its runner holds it. */
-  record Row(
-      String name,
-      String tier,
-      int batchSize,
-      int configured,
-      @Nullable Instant lastRunAt,
-      @Nullable Instant lastSuccessAt,
-      @Nullable Instant lastErrorAt,
-      @Nullable String errorClass,
-      @Nullable String errorMessage,
-      int consecutiveFailures) {}
-
   /** Writes the rows of {@code sweeps}, one loop's, for the leader of {@code term}. */
   void write(Leadership term, List<SweepRunner> sweeps, Duration loopPeriod) {
     if (sweeps.isEmpty()) {
@@ -103,7 +90,7 @@ final class SweepHealthTable {
     SweepHealthColumns columns = new SweepHealthColumns(sweeps.size());
     Instant now = clock.instant();
     for (int i = 0; i < sweeps.size(); i++) {
-      Row row = sweeps.get(i).health();
+      SweepHealthRow row = sweeps.get(i).health();
       MaintenanceHealth.SweepState state = states.get(row.name());
       columns.set(
           i,

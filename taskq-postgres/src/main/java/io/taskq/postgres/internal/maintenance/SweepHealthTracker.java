@@ -45,8 +45,8 @@ final class SweepHealthTracker {
   }
 
   /** {@return the sweep's row now, with the batch-size tier and sizes its runner reports} */
-  SweepHealthTable.Row row(String tier, int batchSize, int configured) {
-    return new SweepHealthTable.Row(
+  SweepHealthRow row(String tier, int batchSize, int configured) {
+    return new SweepHealthRow(
         name,
         tier,
         batchSize,

@@ -148,6 +148,11 @@ final class SweepRunner {
       aborted(size, Duration.ofNanos(System.nanoTime() - started), e);
       return BatchOutcome.abortedBatch();
     }
+    return committed(rows, started);
+  }
+
+  /** A batch started at {@code started} (nano time) committed with {@code rows}. */
+  private BatchOutcome committed(int rows, long started) {
     signals.sweepDuration(name, Duration.ofNanos(System.nanoTime() - started), false);
     signals.sweepRows(name, rows);
     Instant committed = clock.instant();
@@ -163,7 +168,7 @@ final class SweepRunner {
   }
 
   /** {@return this sweep's health now, for its {@code sweep_health} row} */
-  SweepHealthTable.Row health() {
+  SweepHealthRow health() {
     String tier =
         breaker() == null ? "fixed" : sizing.current() < sizing.configured() ? "reduced" : "full";
     return tracker.row(tier, sizing.current(), sizing.configured());

@@ -36,17 +36,21 @@ final class MigrationStep {
       c.commit();
     } catch (SQLException e) {
       rollbackQuietly(c);
-      throw new SchemaMigrationException(
-          "migration "
-              + m.fileName()
-              + " failed on schema "
-              + schema.quoted()
-              + " and was rolled back: "
-              + Migrations.describe(e),
-          e);
+      throw failed(m, schema, e);
     } finally {
       c.setAutoCommit(true);
     }
+  }
+
+  private static SchemaMigrationException failed(Migration m, SchemaName schema, SQLException e) {
+    return new SchemaMigrationException(
+        "migration "
+            + m.fileName()
+            + " failed on schema "
+            + schema.quoted()
+            + " and was rolled back: "
+            + Migrations.describe(e),
+        e);
   }
 
   /** Records {@code m} as applied, in the transaction that applied it. */
