@@ -96,22 +96,27 @@ final class Inventory {
         return readNow();
       }
       if (s.readAt().plus(FRESH).isBefore(now) && refreshing.compareAndSet(false, true)) {
-        try {
-          background.execute(
-              () -> {
-                try {
-                  readNow();
-                } catch (RuntimeException e) {
-                  LOG.warn("TaskQ dashboard: reading the counts failed: {}", e.toString());
-                } finally {
-                  refreshing.set(false);
-                }
-              });
-        } catch (RuntimeException e) {
-          refreshing.set(false);
-        }
+        refreshInBackground();
       }
       return s;
+    }
+
+    /** Reads anew on the background executor; the caller set {@code refreshing}, this clears it. */
+    private void refreshInBackground() {
+      try {
+        background.execute(
+            () -> {
+              try {
+                readNow();
+              } catch (RuntimeException e) {
+                LOG.warn("TaskQ dashboard: reading the counts failed: {}", e.toString());
+              } finally {
+                refreshing.set(false);
+              }
+            });
+      } catch (RuntimeException e) {
+        refreshing.set(false);
+      }
     }
 
     private Snapshot<T> readNow() {
