@@ -29,13 +29,16 @@ import org.junit.jupiter.api.Test;
 /**
  * R7, the seeded chaos soak: three worker JVMs (one plain, one behind PgBouncer in transaction
  * mode, one whose clock is 5 minutes off, each rate-limited and reporting progress in Redis) under
- * a steady stream of jobs, and a random schedule of the faults of both groups, one at a time:
- * worker SIGKILL (restarted after), worker SIGSTOP past its lease, a burst of jobs (the claim
- * race), the leader's lock backend terminated, PostgreSQL frozen, PostgreSQL restarted immediately,
- * a transaction pinning xmin, handlers' transactions ended by the idle-in-transaction timeout, the
- * listen sessions terminated, Redis frozen, Redis killed. Bounded by a duration and a number of
- * jobs (default 10 minutes and 50 000), whichever comes first; then the queue drains and the
- * invariant checker runs over every job.
+ * a steady stream of jobs, and a random schedule of the faults of both groups, one at a time, drawn
+ * in rounds (each round every fault once, in a shuffled order, so a long enough soak injects each):
+ * worker SIGKILL (restarted after) and worker SIGSTOP past its lease, both while the victim runs
+ * jobs (12 jobs of 1.5 s are enqueued first, and the fault waits until the victim runs one), a
+ * burst of jobs (the claim race), the leader's lock backend terminated, PostgreSQL frozen,
+ * PostgreSQL restarted immediately, a transaction pinning xmin, handlers' transactions ended by the
+ * idle-in-transaction timeout, the listen sessions terminated, Redis frozen, Redis killed. Bounded
+ * by a duration and a number of jobs (default 10 minutes and 50 000), whichever comes first; then
+ * the queue drains and the invariant checker runs over every job. Jobs running on a killed or
+ * frozen JVM must have been reclaimed, and a frozen one's late writes fenced.
  *
  * <p>The schedule comes from one seed, printed first ({@code chaos soak seed: N}); {@code
  * -Dtaskq.faults.seed=N} replays it (the faults, their order, victims and lengths; the timing of
@@ -110,6 +113,9 @@ class ChaosSoakTest {
     private final AtomicLong enqueued = new AtomicLong();
     private final AtomicLong enqueueFailures = new AtomicLong();
     private final AtomicBoolean producing = new AtomicBoolean(true);
+    private final List<Fault> round = new ArrayList<>();
+    private long runningAtKills;
+    private long runningAtFreezes;
 
     Soak(FaultCluster cluster, PrivatePgBouncer bouncer, Random random) {
       this.cluster = cluster;
@@ -132,7 +138,7 @@ class ChaosSoakTest {
       try {
         while (System.nanoTime() < end - Duration.ofSeconds(10).toNanos() && producer.isAlive()) {
           FaultCluster.sleep(Duration.ofMillis(3000 + random.nextInt(7000)));
-          Fault fault = FAULTS.get(random.nextInt(FAULTS.size()));
+          Fault fault = nextFault();
           long recovery = inject(fault);
           injected.merge(fault, 1, Integer::sum);
           recoveries.computeIfAbsent(fault, f -> new ArrayList<>()).add(recovery);
@@ -153,17 +159,42 @@ class ChaosSoakTest {
           f.line(
               "chaos soak",
               String.format(
-                  "%d s, %d faults injected %s, recovery ms (min/median/max) %s, enqueue calls"
+                  "%d s, %d faults injected %s, recovery ms (min/median/max) %s, jobs running on"
+                      + " the victim at the kills %d, at the freezes %d, enqueue calls"
                       + " that failed during faults %d, drained %d ms after the last fault",
                   (faultsEnded - start) / 1_000_000_000L,
                   injected.values().stream().mapToInt(Integer::intValue).sum(),
                   injected,
                   summary(),
+                  runningAtKills,
+                  runningAtFreezes,
                   enqueueFailures.get(),
                   drained.toMillis())));
       assertThat(f.lost()).as("jobs lost").isZero();
       assertThat(f.duplicated()).as("jobs run twice at one attempt or succeeded twice").isZero();
       assertThat(ids.size()).as("jobs enqueued").isGreaterThan(0);
+      if (runningAtKills > 0) {
+        assertThat(f.reclaimed())
+            .as("jobs reclaimed (%d were running on killed JVMs)", runningAtKills)
+            .isPositive();
+      }
+      if (runningAtFreezes > 0) {
+        assertThat(f.fencedWrites())
+            .as("fenced writes (%d jobs were running on frozen JVMs)", runningAtFreezes)
+            .isPositive();
+      }
+      if (injected.values().stream().mapToInt(Integer::intValue).sum() >= FAULTS.size()) {
+        assertThat(injected.keySet()).as("fault kinds injected").hasSize(FAULTS.size());
+      }
+    }
+
+    /** The next fault: each round is every fault once, in an order the seed shuffles. */
+    private Fault nextFault() {
+      if (round.isEmpty()) {
+        round.addAll(FAULTS);
+        Collections.shuffle(round, random);
+      }
+      return round.remove(0);
     }
 
     // ---- workers ----
@@ -307,11 +338,15 @@ class ChaosSoakTest {
       };
     }
 
-    /** SIGKILL a random worker; recovery: until none of its jobs is still running; restart it. */
+    /**
+     * SIGKILL a random worker while it runs jobs; recovery: until none of its jobs is still running
+     * (reclaimed); restart it.
+     */
     private long workerKill() {
       int slot = random.nextInt(slots.length);
       WorkerJvm victim = slots[slot];
       String id = workerId(victim);
+      runningAtKills += busy(victim, id);
       victim.kill();
       long at = System.nanoTime();
       FaultCluster.await(
@@ -323,10 +358,14 @@ class ChaosSoakTest {
       return recovery;
     }
 
-    /** SIGSTOP a random worker past its lease, then SIGCONT; recovery: its jobs reclaimed. */
+    /**
+     * SIGSTOP a random worker past its lease while it runs jobs, then SIGCONT; recovery: its jobs
+     * reclaimed.
+     */
     private long workerFreeze() {
       WorkerJvm victim = slots[random.nextInt(slots.length)];
       String id = workerId(victim);
+      runningAtFreezes += busy(victim, id);
       victim.freeze();
       long at = System.nanoTime();
       try {
@@ -339,6 +378,24 @@ class ChaosSoakTest {
         victim.thaw();
       }
       return millisSince(at);
+    }
+
+    /**
+     * Enqueues 12 jobs of 1.5 s (one per handler thread of the three JVMs) and waits, at most 30 s,
+     * until {@code victim} runs at least one; returns how many run on it then (0 if none did).
+     */
+    private long busy(WorkerJvm victim, String id) {
+      List<JobRequest> slow = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        slow.add(FaultActors.job(1500, 0));
+      }
+      retrying(() -> cluster.producer().jobs().enqueueAll(slow), "enqueue the slow jobs");
+      try {
+        FaultCluster.await(() -> runningOn(id) > 0, Duration.ofSeconds(30), "busy");
+      } catch (AssertionError e) {
+        System.out.printf("chaos soak: %s ran none of the slow jobs within 30 s%n", victim);
+      }
+      return Math.max(0, runningOn(id));
     }
 
     /** 2 000 jobs at once: every worker's claimers race for them. */

@@ -154,13 +154,16 @@ public final class FaultWorkerMain {
       this.pool = pool;
       this.pid = pid;
       String h = quote(harness);
+      // The lease token of this attempt: read from the row only while the row is still this
+      // attempt's; a handler that resumes after its job was reclaimed and claimed again (its JVM
+      // frozen between the claim and this insert) records none, not the next claim's token.
       this.insert =
           "INSERT INTO "
               + h
               + ".executions (job_id, attempt, pid, worker, lease_token)"
               + " VALUES (?, ?, ?, ?, (SELECT lease_token FROM "
               + quote(taskqSchema)
-              + ".jobs WHERE id = ?)) RETURNING id";
+              + ".jobs WHERE id = ? AND attempt = ? AND status = 'running')) RETURNING id";
       this.finish = "UPDATE " + h + ".executions SET finished_at = clock_timestamp() WHERE id = ?";
       this.fenced = "INSERT INTO " + h + ".fenced (pid, worker) VALUES (?, ?)";
     }
@@ -176,6 +179,7 @@ public final class FaultWorkerMain {
         ps.setLong(3, pid);
         ps.setString(4, worker);
         ps.setLong(5, ctx.jobId());
+        ps.setInt(6, ctx.attempt());
         try (ResultSet rs = ps.executeQuery()) {
           rs.next();
           id = rs.getLong(1);

@@ -12,6 +12,17 @@
 -- Binds: K.
 SELECT pg_try_advisory_lock(?) AS acquired, pg_backend_pid() AS pid;
 
+-- name: idle_limit
+-- R7: a session setting of the dedicated connection, set when it is opened. A leader proves the
+-- lock every check interval, so its session is never idle for long; a leader whose process is
+-- frozen (SIGSTOP, a suspended VM, a stuck JVM) keeps its session open, because its kernel still
+-- answers TCP, and with it the lock and every leader-only sweep. idle_session_timeout (PostgreSQL
+-- 14 and newer; skipped on 13) makes the server end such a session, which releases the lock to the
+-- next process that tries; the frozen leader, thawed, finds its connection gone and steps down.
+-- Binds: the limit in milliseconds, as text.
+SELECT CASE WHEN current_setting('server_version_num')::integer >= 140000
+            THEN set_config('idle_session_timeout', ?, false) END AS idle_limit;
+
 -- name: holds_lock
 -- D8: the per-loop proof that this session still holds K. A terminated backend or a lost
 -- connection makes this statement fail, which is equally a step-down.

@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * <p>A borrowed connection goes back to the pool when the elector closes it, and a session still
  * holding the leader lock must never go back: the lock would outlive the leadership in some other
  * borrower's hands. So {@code close()} first releases every session advisory lock ({@code
- * pg_advisory_unlock_all()}); when it cannot (the connection failed, or timed out), it ends the
- * physical connection instead of returning it: evicted from a HikariCP pool, aborted otherwise.
+ * pg_advisory_unlock_all()}) and resets the {@code idle_session_timeout} the elector set; when it
+ * cannot (the connection failed, or timed out), it ends the physical connection instead of
+ * returning it: evicted from a HikariCP pool, aborted otherwise.
  *
  * <p>Behind a transaction-pooling proxy a session lock means nothing; there the direct URL ({@code
  * TASKQ_DATABASE_DIRECT_URL}) is required.
@@ -76,6 +77,10 @@ final class BorrowedLeaderConnection implements InvocationHandler {
     try (Statement s = borrowed.createStatement()) {
       s.setQueryTimeout(UNLOCK_TIMEOUT_SECONDS);
       s.execute("SELECT pg_advisory_unlock_all()");
+      if (borrowed.getMetaData().getDatabaseMajorVersion() >= 14) {
+        // The elector limited the session's idleness (R7, leader.sql idle_limit): not the pool's.
+        s.execute("RESET idle_session_timeout");
+      }
     } catch (SQLException e) {
       LOG.warn(
           "could not release the leader's session locks on its borrowed connection; ending that"

@@ -316,7 +316,29 @@ public final class LeaderElector implements AutoCloseable {
     }
     c = connections.open();
     connection = c;
+    limitIdleSession(c);
     return c;
+  }
+
+  /**
+   * R7: the server ends the lock session when it has been idle for {@link #idleSessionLimit()}, so
+   * a frozen leader cannot keep the lock (see {@code idle_limit} in leader.sql).
+   */
+  private void limitIdleSession(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.get("idle_limit"))) {
+      ps.setQueryTimeout(checkTimeoutSeconds);
+      ps.setString(1, Long.toString(idleSessionLimit().toMillis()));
+      ps.executeQuery().close();
+    }
+  }
+
+  /**
+   * How long the lock session may stay idle before the server ends it: five proof validities, at
+   * least 10 s (15 s with the 1 s check interval). A healthy leader or follower uses it every check
+   * interval.
+   */
+  Duration idleSessionLimit() {
+    return Duration.ofNanos(Math.max(Duration.ofSeconds(10).toNanos(), 5 * proofValidNanos));
   }
 
   private void stepDown(String why) {

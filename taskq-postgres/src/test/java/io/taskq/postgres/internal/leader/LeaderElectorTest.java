@@ -115,6 +115,61 @@ class LeaderElectorTest {
   }
 
   @Test
+  @Tag("R7")
+  void theLockSession_isEndedByTheServerWhenIdlePastTheLimit_soAFrozenLeaderCannotKeepTheLock(
+      TestServices services) throws SQLException {
+    PGSimpleDataSource direct = new PGSimpleDataSource();
+    direct.setUrl(services.jdbcUrl());
+    List<Connection> opened = new ArrayList<>();
+    LeaderElector a =
+        elector(
+            MaintenanceListener.NONE,
+            Duration.ofSeconds(10),
+            () -> {
+              Connection c = direct.getConnection();
+              opened.add(c);
+              return c;
+            });
+
+    assertThat(a.refresh()).isPresent();
+
+    // Five proof validities of the 1 s check interval.
+    assertThat(a.idleSessionLimit()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(opened).hasSize(1);
+    assertThat(show(opened.get(0), "idle_session_timeout")).isEqualTo("15s");
+  }
+
+  @Test
+  @Tag("R7")
+  void aBorrowedLockConnection_goesBackToThePoolWithoutTheIdleLimit(TestServices services)
+      throws SQLException {
+    com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+    config.setJdbcUrl(services.jdbcUrl());
+    config.setMaximumPoolSize(1);
+    try (com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource(config)) {
+      LeaderElector a =
+          elector(
+              MaintenanceListener.NONE,
+              Duration.ofSeconds(10),
+              LeaderConnectionSource.borrowed(pool));
+      assertThat(a.refresh()).isPresent();
+      a.close();
+
+      try (Connection c = pool.getConnection()) {
+        assertThat(show(c, "idle_session_timeout")).isEqualTo("0");
+      }
+    }
+  }
+
+  private static String show(Connection c, String setting) throws SQLException {
+    try (Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SHOW " + setting)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
+  @Test
   void aLeader_provesItsLockOnEveryRefresh_butNeverAcquiresItTwice(TestServices services) {
     PGSimpleDataSource direct = new PGSimpleDataSource();
     direct.setUrl(services.jdbcUrl());
