@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -16,9 +17,11 @@ import org.junit.jupiter.api.Test;
 /**
  * R7, fault "leader backend terminated": with two worker JVMs running jobs, the backend holding the
  * maintenance-leader lock ({@code taskq:maintenance_leader:taskq}, M1) is ended with {@code
- * pg_terminate_backend}. Leadership recovers on a new session (either JVM may win it), the sweep
- * loop runs again under it (S14: a {@code reclaim_expired_locks} success written by the new lock
- * session), and jobs enqueued with a delay just before are promoted (S3, leader only) and run.
+ * pg_terminate_backend}. Leadership recovers on a new session (either JVM may win it; in the second
+ * case only the terminated leader's own JVM may lead, so it must win on a new session and build the
+ * new term's fence), the sweep loop runs again under it (S14: a {@code reclaim_expired_locks}
+ * success written by the new lock session), and jobs enqueued with a delay just before are promoted
+ * (S3, leader only) and run.
  */
 @Tag("R7")
 @Tag("M1")
@@ -27,9 +30,19 @@ import org.junit.jupiter.api.Test;
 class LeaderTerminatedTest {
   @Test
   void theLeadersBackendTerminated_leadershipAndSweepsRecover_andEveryJobRuns() throws Exception {
-    try (FaultCluster cluster = FaultCluster.start("leader-terminated")) {
+    scenario("leader-terminated", Map.of());
+  }
+
+  @Test
+  void theLeadersBackendTerminated_withNoOtherCandidate_itsOwnJvmLeadsAgainOnANewSession()
+      throws Exception {
+    scenario("leader-terminated-alone", Map.of("FAULTS_MAINTENANCE", "false"));
+  }
+
+  private void scenario(String name, Map<String, String> bSettings) throws Exception {
+    try (FaultCluster cluster = FaultCluster.start(name)) {
       cluster.worker("a");
-      cluster.worker("b");
+      cluster.worker("b", bSettings);
       LeaderInfo before = awaitLeader(cluster, -1);
       String leaderJvm = cluster.leader().map(WorkerJvm::name).orElse("?");
       List<Long> ids = new ArrayList<>(cluster.enqueue(200, 50));
@@ -69,7 +82,7 @@ class LeaderTerminatedTest {
       FaultCluster.Figures f = cluster.figures(ids);
       FaultCluster.report(
           f.line(
-              "leader backend terminated",
+              "leader backend terminated" + (bSettings.isEmpty() ? "" : ", no other candidate"),
               String.format(
                   "leader %s (backend %d) terminated, new lock holder %s (backend %d) seen after"
                       + " %d ms, its first reclaim sweep within %d ms of the termination",
