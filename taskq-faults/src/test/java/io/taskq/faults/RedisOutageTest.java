@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -61,12 +62,14 @@ class RedisOutageTest {
       }
       long thawedAt = System.nanoTime();
       long keysAtThaw = dbsize(port);
-      List<Long> afterThaw = cluster.enqueue(20, 0);
-      all.addAll(afterThaw);
-      FaultCluster.await(
+      List<Long> afterThaw = new ArrayList<>();
+      awaitWithTraffic(
+          cluster,
+          afterThaw,
           () -> dbsize(port) > keysAtThaw,
           Duration.ofSeconds(30),
           "no progress reached Redis after the thaw");
+      all.addAll(afterThaw);
       Duration thawRecovery = Duration.ofNanos(System.nanoTime() - thawedAt);
       cluster.awaitDrained(afterThaw, Duration.ofSeconds(30));
 
@@ -76,13 +79,22 @@ class RedisOutageTest {
       Duration deadDrain = cluster.awaitDrained(whileDead, Duration.ofMinutes(2));
       cluster.redis().restart();
       long restartedAt = System.nanoTime();
-      List<Long> afterRestart = cluster.enqueue(20, 0);
+      List<Long> afterRestart = new ArrayList<>();
+      awaitWithTraffic(
+          cluster,
+          afterRestart,
+          () -> dbsize(port) > 0,
+          Duration.ofMinutes(1),
+          "no progress reached the restarted Redis");
       all.addAll(afterRestart);
-      Duration restartDrain = cluster.awaitDrained(afterRestart, Duration.ofMinutes(1));
-      System.out.println("after the restart 20 jobs drained in " + restartDrain.toMillis() + " ms");
-      FaultCluster.await(
-          () -> dbsize(port) > 0, Duration.ofMinutes(1), "no progress reached the restarted Redis");
       Duration restartRecovery = Duration.ofNanos(System.nanoTime() - restartedAt);
+      Duration restartDrain = cluster.awaitDrained(afterRestart, Duration.ofMinutes(1));
+      System.out.println(
+          "after the restart "
+              + afterRestart.size()
+              + " jobs drained in "
+              + restartDrain.toMillis()
+              + " ms");
 
       cluster.assertInvariants();
       long reruns = cluster.count("SELECT count(*) FROM faults.executions WHERE attempt > 1");
@@ -103,6 +115,35 @@ class RedisOutageTest {
       assertThat(reruns).as("attempts that failed because Redis was away").isZero();
       assertThat(f.lost()).as("jobs lost").isZero();
       assertThat(f.duplicated()).as("jobs run twice").isZero();
+    }
+  }
+
+  /**
+   * Enqueues 5 jobs every 250 ms (adding their ids to {@code enqueued}) until {@code condition}
+   * holds; fails after {@code limit}. Redis is used again only by jobs that run after the client
+   * has reconnected: a fixed batch can drain on the fallback before that, and then nothing would
+   * ever write to Redis again (the flake this replaced: 20 jobs drained on the fallback while
+   * Lettuce was still reconnecting, and the wait for a key ran out).
+   */
+  static void awaitWithTraffic(
+      FaultCluster cluster,
+      List<Long> enqueued,
+      BooleanSupplier condition,
+      Duration limit,
+      String what) {
+    long start = System.nanoTime();
+    long nextBatch = start;
+    while (!condition.getAsBoolean()) {
+      long now = System.nanoTime();
+      if (now - start > limit.toNanos()) {
+        throw new AssertionError(
+            what + " within " + limit + " (" + enqueued.size() + " jobs enqueued meanwhile)");
+      }
+      if (now >= nextBatch) {
+        enqueued.addAll(cluster.enqueue(5, 0));
+        nextBatch = now + Duration.ofMillis(250).toNanos();
+      }
+      FaultCluster.sleep(Duration.ofMillis(50));
     }
   }
 
