@@ -499,8 +499,10 @@ public final class JobsClient {
    * Cancels every job {@code filter} matches exactly like {@link #cancelWhere(CancelFilter,
    * BulkProgressListener)}, naming who asked: each {@code cancelled} event's note is {@code
    * "cancelled by <by> (bulk cancel)"} ({@code "bulk cancel"} when {@code by} is null or blank),
-   * and the operation's log lines name {@code by}. A running job's cancel request is not an event;
-   * the {@code cancelled} event its worker writes when the handler stops has no note.
+   * and the operation's log lines name {@code by}. A running job's cancel request is recorded as a
+   * {@code cancel_requested} event noting {@code "cancel requested by <by> (bulk cancel)"}, as
+   * {@link #cancel(long, String)} records one; the {@code cancelled} event its worker writes when
+   * the handler stops follows it.
    *
    * @param filter which jobs to cancel
    * @param by who cancels (an operator's name, for the audit trail), or {@code null}

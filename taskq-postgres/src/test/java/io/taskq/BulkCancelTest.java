@@ -393,6 +393,33 @@ class BulkCancelTest {
   }
 
   @Test
+  @Tag("A3")
+  @Tag("L8")
+  void aBulkCancelOfARunningJob_recordsItsRequestNamingWhoAsked() throws Exception {
+    enqueue("busy", 2);
+    db.execute(
+        db.sql(
+            "UPDATE {schema}.jobs SET status = 'running', locked_by = 'w', lease_token = 1,"
+                + " lock_expires_at = now() + interval '1 minute', attempt = 1 WHERE actor = 'busy'"));
+    BulkCancelResult requested =
+        client.cancelWhere(CancelFilter.actor("busy"), " ops-dave ", BulkProgressListener.NONE);
+    assertThat(requested.cancelRequested()).isEqualTo(2);
+    assertThat(
+            db.count(
+                "job_events WHERE actor = 'busy' AND kind = 'cancel_requested' AND note = ?",
+                "cancel requested by ops-dave (bulk cancel)"))
+        .as("one cancel_requested event per running job, naming the operator")
+        .isEqualTo(2);
+    assertThat(db.count("job_events WHERE actor = 'busy' AND kind = 'cancelled'"))
+        .as("the cancelled event is the worker's to write")
+        .isZero();
+    client.cancelWhere(CancelFilter.actor("busy"), "ops-erin", BulkProgressListener.NONE);
+    assertThat(db.count("job_events WHERE actor = 'busy'"))
+        .as("a repeated request writes nothing: the first keeps its author")
+        .isEqualTo(2);
+  }
+
+  @Test
   void badFilters_areRefusedNamingTheProblem() {
     assertThatThrownBy(() -> CancelFilter.builder().build())
         .isInstanceOf(IllegalArgumentException.class)

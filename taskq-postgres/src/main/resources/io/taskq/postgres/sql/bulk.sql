@@ -8,11 +8,11 @@
 -- Binds: batch size, highest id, statuses text[] (a subset of scheduled / pending / running),
 -- actors text[] (NULL: any), queues text[] (NULL: any), labels jsonb (NULL: any; else the job's
 -- labels must contain it), older-than in microseconds (NULL: any age), worker channel prefix
--- (taskq_worker_{tag}_), wake channel, the cancelled events' note (who asked; NULL: none).
+-- (taskq_worker_{tag}_), wake channel, who asked (stripped; NULL: no one named).
 WITH params AS MATERIALIZED (
   SELECT ?::integer AS batch_size, ?::bigint AS max_id, ?::text[] AS statuses,
          ?::text[] AS actors, ?::text[] AS queues, ?::jsonb AS labels, ?::bigint AS older_than_us,
-         ?::text AS worker_prefix, ?::text AS wake_channel, ?::text AS note
+         ?::text AS worker_prefix, ?::text AS wake_channel, ?::text AS asked_by
 ),
 -- F2: the window. Up to batch size matching rows, read without locks; its size (not the rows the
 -- UPDATE affects) tells the caller whether more may remain. One arm per status, each with the
@@ -95,16 +95,25 @@ changed AS (
 stamp AS MATERIALIZED (
   SELECT clock_timestamp() AS at
 ),
--- B1/B6: one batched job_events INSERT for the cancellations, committed with them. B4: ...plus
--- the microsecond ladder on the row ordinal.
+-- B1/B6: one batched job_events INSERT for the batch, committed with it: 'cancelled' for a job
+-- cancelled now, 'cancel_requested' for a running one (the 'cancelled' event its worker writes when
+-- the handler stops follows), as a single cancel writes them. A3: the note names who asked
+-- ('cancelled by <by> (bulk cancel)', 'cancel requested by <by> (bulk cancel)'; 'bulk cancel'
+-- when no one was named). B4: ...plus the microsecond ladder on the row ordinal.
 events AS (
   INSERT INTO {schema}.job_events (job_id, kind, actor, queue, attempt, disposition, note,
                                    occurred_at)
-  SELECT c.id, 'cancelled', c.actor, c.queue, c.attempt, 'cancelled', (SELECT note FROM params),
+  SELECT c.id,
+         CASE WHEN c.status = 'cancelled' THEN 'cancelled' ELSE 'cancel_requested' END,
+         c.actor, c.queue, c.attempt,
+         CASE WHEN c.status = 'cancelled' THEN 'cancelled' END,
+         COALESCE(CASE WHEN c.status = 'cancelled' THEN 'cancelled by ' ELSE 'cancel requested by ' END
+                    || p.asked_by || ' (bulk cancel)',
+                  'bulk cancel'),
          s.at + (row_number() OVER (ORDER BY c.id) - 1) * interval '1 microsecond'
     FROM changed c
    CROSS JOIN stamp s
-   WHERE c.status = 'cancelled'
+   CROSS JOIN params p
    ORDER BY c.id
 ),
 -- L8: each running job's owner is told at once on its worker channel (payload: the job id, D11).

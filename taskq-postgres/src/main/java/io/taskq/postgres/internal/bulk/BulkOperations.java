@@ -104,8 +104,9 @@ public final class BulkOperations {
 
   /**
    * {@code cancel_where}: cancels what {@code filter} matches, in committed batches; each {@code
-   * cancelled} event's note names {@code by} ({@code "cancelled by <by> (bulk cancel)"}, or {@code
-   * "bulk cancel"} when it is null or blank).
+   * cancelled} and {@code cancel_requested} event's note names {@code by} ({@code "cancelled by
+   * <by> (bulk cancel)"}, {@code "cancel requested by <by> (bulk cancel)"}, or {@code "bulk
+   * cancel"} when it is null or blank).
    */
   public BulkCancelResult cancelWhere(
       CancelFilter filter, @Nullable String by, BulkProgressListener listener) {
@@ -119,7 +120,7 @@ public final class BulkOperations {
             CancelCriteria.orNull(filter.queues()),
             filter.labels().isEmpty() ? null : JsonWriter.object(filter.labels()),
             filter.olderThan() == null ? null : micros(filter.olderThan()),
-            note(by));
+            askedBy(by));
     LOG.info(
         "cancel_where {} in {} by {}: starting (jobs up to id {})",
         filter,
@@ -265,11 +266,9 @@ public final class BulkOperations {
     }
   }
 
-  /** The note of a bulk cancel's events: who asked. */
-  static String note(@Nullable String by) {
-    return by == null || by.isBlank()
-        ? "bulk cancel"
-        : "cancelled by " + by.strip() + " (bulk cancel)";
+  /** Who asked for a bulk cancel, stripped; {@code null} when no one was named. */
+  static @Nullable String askedBy(@Nullable String by) {
+    return by == null || by.isBlank() ? null : by.strip();
   }
 
   /** F1-F3: batches until one's window is short. */

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param queues queues to match, or {@code null} for any
  * @param labelsJson a JSON object the job's labels must contain, or {@code null}
  * @param olderThanMicros the age a job must exceed, or {@code null}
- * @param note the note of each {@code cancelled} event (who asked), or {@code null}
+ * @param askedBy who asked (stripped), or {@code null} when no one was named
  */
 record CancelCriteria(
     long maxId,
@@ -23,7 +23,7 @@ record CancelCriteria(
     @Nullable List<String> queues,
     @Nullable String labelsJson,
     @Nullable Long olderThanMicros,
-    @Nullable String note) {
+    @Nullable String askedBy) {
 
   static List<String> dbValues(Iterable<JobStatus> statuses) {
     ArrayList<String> out = new ArrayList<>();

@@ -74,7 +74,7 @@ final class CancelWhereBatch implements SweepBatch, CommitAware {
       }
       ps.setString(8, workerPrefix);
       ps.setString(9, wakeChannel);
-      ps.setString(10, criteria.note());
+      ps.setString(10, criteria.askedBy());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         pendingWindow = rs.getInt("window_rows");
