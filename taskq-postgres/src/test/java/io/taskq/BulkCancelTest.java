@@ -420,6 +420,19 @@ class BulkCancelTest {
   }
 
   @Test
+  @Tag("A3")
+  void anOperatorNameWithANul_isRefusedNamingIt_andCancelsNothing() throws Exception {
+    enqueue("kept", 2);
+    assertThatThrownBy(
+            () ->
+                client.cancelWhere(
+                    CancelFilter.actor("kept"), "ops\u0000x", BulkProgressListener.NONE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("operator name");
+    assertThat(status("kept", "pending")).isEqualTo(2);
+  }
+
+  @Test
   void badFilters_areRefusedNamingTheProblem() {
     assertThatThrownBy(() -> CancelFilter.builder().build())
         .isInstanceOf(IllegalArgumentException.class)

@@ -1,6 +1,7 @@
 package io.taskq.postgres.internal;
 
 import io.taskq.core.internal.TextBoundary;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The F6 boundary for caller-supplied text: NUL (U+0000) is rejected before it reaches the database
@@ -30,6 +31,16 @@ public final class CallerText {
           field + " must be 1 to " + maxChars + " characters, was " + value.length());
     }
     return requireNoNul(field, value);
+  }
+
+  /**
+   * Who asked for an operator action, as the audit trail records it (A3): {@code by} stripped, or
+   * {@code null} when it is null or blank (no one named).
+   *
+   * @throws IllegalArgumentException when {@code by} holds a NUL
+   */
+  public static @Nullable String operator(@Nullable String by) {
+    return by == null || by.isBlank() ? null : requireNoNul("operator name", by.strip());
   }
 
   /** The number of bytes {@code text} takes in UTF-8, without encoding it. */

@@ -12,6 +12,7 @@ import io.taskq.bulk.BulkProgressListener;
 import io.taskq.bulk.CancelFilter;
 import io.taskq.bulk.DeadlockRetriesExhaustedException;
 import io.taskq.core.internal.NotifyChannels;
+import io.taskq.postgres.internal.CallerText;
 import io.taskq.postgres.internal.FaultSeam;
 import io.taskq.postgres.internal.JsonWriter;
 import io.taskq.postgres.internal.NamedStatements;
@@ -120,7 +121,7 @@ public final class BulkOperations {
             CancelCriteria.orNull(filter.queues()),
             filter.labels().isEmpty() ? null : JsonWriter.object(filter.labels()),
             filter.olderThan() == null ? null : micros(filter.olderThan()),
-            askedBy(by));
+            CallerText.operator(by));
     LOG.info(
         "cancel_where {} in {} by {}: starting (jobs up to id {})",
         filter,
@@ -264,11 +265,6 @@ public final class BulkOperations {
     } catch (SQLException e) {
       throw new JobStoreException("cannot start a bulk operation in " + schema.quoted(), e);
     }
-  }
-
-  /** Who asked for a bulk cancel, stripped; {@code null} when no one was named. */
-  static @Nullable String askedBy(@Nullable String by) {
-    return by == null || by.isBlank() ? null : by.strip();
   }
 
   /** F1-F3: batches until one's window is short. */

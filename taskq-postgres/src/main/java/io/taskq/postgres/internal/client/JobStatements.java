@@ -5,6 +5,7 @@ import io.taskq.JobStatus;
 import io.taskq.SchemaName;
 import io.taskq.bulk.CancelResult;
 import io.taskq.core.internal.NotifyChannels;
+import io.taskq.postgres.internal.CallerText;
 import io.taskq.postgres.internal.NamedStatements;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -59,7 +60,7 @@ public final class JobStatements {
     try (PreparedStatement ps = c.prepareStatement(sql.get("cancel"))) {
       ps.setQueryTimeout(timeoutSeconds);
       ps.setLong(1, id);
-      ps.setString(2, who(by));
+      ps.setString(2, CallerText.operator(by));
       ps.setString(3, workerChannelPrefix);
       ps.setString(4, wakeChannel);
       try (ResultSet rs = ps.executeQuery()) {
@@ -77,11 +78,6 @@ public final class JobStatements {
     return status.get() == JobStatus.RUNNING
         ? CancelResult.CANCEL_REQUESTED
         : CancelResult.ALREADY_FINISHED;
-  }
-
-  /** Who cancels, for the event's note: the stripped name, or none. */
-  static @Nullable String who(@Nullable String by) {
-    return by == null || by.isBlank() ? null : by.strip();
   }
 
   /** The job's status (hot table or archive), or empty for an unknown id. */

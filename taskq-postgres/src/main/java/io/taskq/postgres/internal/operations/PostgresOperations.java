@@ -25,6 +25,7 @@ import io.taskq.operations.RetryResult;
 import io.taskq.operations.RetryWhereListener;
 import io.taskq.operations.RetryWhereResult;
 import io.taskq.operations.SweepHealth;
+import io.taskq.postgres.internal.CallerText;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.client.Transactions;
 import io.taskq.progress.Progress;
@@ -221,7 +222,8 @@ public final class PostgresOperations implements Operations {
               + " characters, was "
               + why.length());
     }
-    String who = by == null || by.isBlank() ? "an operator" : by.strip();
+    String named = CallerText.operator(by);
+    String who = named == null ? "an operator" : named;
     List<DiscardResult> done =
         read(
             "discard job " + id,
@@ -310,13 +312,14 @@ public final class PostgresOperations implements Operations {
   @Override
   public boolean pause(PauseTarget target, @Nullable String by, @Nullable String reason) {
     Objects.requireNonNull(target, "target");
+    String who = CallerText.operator(by);
     boolean changed =
         changeOne(
             "pause " + target,
             sql.get("pause"),
             target.kind().dbValue(),
             target.name(),
-            by,
+            who,
             reason,
             wakeChannel);
     LOG.info(
@@ -324,7 +327,7 @@ public final class PostgresOperations implements Operations {
         target,
         schema.quoted(),
         changed ? "paused" : "was already paused",
-        by,
+        who,
         reason);
     return changed;
   }
@@ -337,7 +340,7 @@ public final class PostgresOperations implements Operations {
   @Override
   public boolean resume(PauseTarget target, @Nullable String by) {
     Objects.requireNonNull(target, "target");
-    String who = by == null || by.isBlank() ? null : by.strip();
+    String who = CallerText.operator(by);
     String statement = sql.get("resume");
     Optional<Pause> ended =
         read(
@@ -589,11 +592,13 @@ public final class PostgresOperations implements Operations {
 
   /** Who asked, for the event's note. */
   private static String bulkNote(@Nullable String by) {
-    return by == null || by.isBlank() ? "bulk retry" : "retried by " + by.strip() + " (bulk retry)";
+    String who = CallerText.operator(by);
+    return who == null ? "bulk retry" : "retried by " + who + " (bulk retry)";
   }
 
   private static String note(@Nullable String by) {
-    return by == null || by.isBlank() ? "retried by hand" : "retried by " + by.strip();
+    String who = CallerText.operator(by);
+    return who == null ? "retried by hand" : "retried by " + who;
   }
 
   NamedStatements statements() {
