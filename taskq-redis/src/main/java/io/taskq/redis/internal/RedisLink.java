@@ -10,6 +10,9 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import io.taskq.core.internal.config.CredentialMask;
 import java.time.Duration;
 import java.util.Objects;
@@ -28,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * them until their deadline, so an outage costs a caller microseconds, not a timeout. The first
  * connection is opened lazily, so a process starts while Redis is away; after a failed attempt the
  * next one waits {@link #RECONNECT_DELAY} (calls in between fail at once), so a dead host does not
- * make every caller pay the connect timeout.
+ * make every caller pay the connect timeout. Lettuce's background reconnect doubles its delay from
+ * 1 ms up to {@link #MAX_RECONNECT_DELAY} (its own default goes to 30 s), so after an outage of any
+ * length Redis is used again within 2 s of answering.
  *
  * <p>The URL may carry a password: only its masked form is ever shown. Availability transitions are
  * logged once each (WARN when Redis becomes unavailable, INFO when it answers again), never per
@@ -38,8 +43,15 @@ public final class RedisLink implements AutoCloseable {
   /** How long after a failed connect attempt calls fail at once instead of trying again. */
   public static final Duration RECONNECT_DELAY = Duration.ofSeconds(1);
 
+  /**
+   * The longest wait between two of Lettuce's background reconnect attempts (doubling from 1 ms up
+   * to this), so Redis is used again at most this long after it answers, however long it was away.
+   */
+  public static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(2);
+
   private static final Logger log = LoggerFactory.getLogger(RedisLink.class);
 
+  private final ClientResources resources;
   private final RedisClient client;
   private final String maskedUrl;
   private final Duration commandTimeout;
@@ -49,7 +61,9 @@ public final class RedisLink implements AutoCloseable {
   private long lastConnectFailureNanos;
   private volatile boolean closed;
 
-  private RedisLink(RedisClient client, String maskedUrl, Duration commandTimeout) {
+  private RedisLink(
+      ClientResources resources, RedisClient client, String maskedUrl, Duration commandTimeout) {
+    this.resources = resources;
     this.client = client;
     this.maskedUrl = maskedUrl;
     this.commandTimeout = commandTimeout;
@@ -72,9 +86,15 @@ public final class RedisLink implements AutoCloseable {
     String masked = CredentialMask.mask(url);
     RedisURI uri = parse(url, masked);
     uri.setTimeout(commandTimeout);
-    RedisClient client = RedisClient.create(uri);
+    ClientResources resources =
+        DefaultClientResources.builder()
+            .reconnectDelay(
+                Delay.exponential(
+                    Duration.ofMillis(1), MAX_RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS))
+            .build();
+    RedisClient client = RedisClient.create(resources, uri);
     client.setOptions(options(commandTimeout));
-    return new RedisLink(client, masked, commandTimeout);
+    return new RedisLink(resources, client, masked, commandTimeout);
   }
 
   private static RedisURI parse(String url, String masked) {
@@ -188,6 +208,12 @@ public final class RedisLink implements AutoCloseable {
       open.close();
     }
     client.shutdown(0, commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    // Resources handed to the client are the caller's to shut down; the wait is bounded.
+    long quietMillis = commandTimeout.toMillis();
+    boolean unused =
+        resources
+            .shutdown(0, quietMillis, TimeUnit.MILLISECONDS)
+            .awaitUninterruptibly(quietMillis + 1000);
   }
 
   @Override
