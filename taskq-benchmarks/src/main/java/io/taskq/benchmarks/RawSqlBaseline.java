@@ -24,7 +24,11 @@ import org.postgresql.PGConnection;
  *
  * <p>Its own table with a partial index; claims in batches of 10 with {@code FOR UPDATE SKIP
  * LOCKED}, acknowledges with one {@code UPDATE ... WHERE id = ANY(?)}; inserts 1000 rows per
- * multi-row statement.
+ * multi-row statement. The claim's order and index are a {@link ClaimOrder}: the scale mode's claim
+ * yardstick orders by due time then id, on an index the primary key cannot stand in for, so it
+ * claims through its own index whatever its statistics say; the main benchmark and every enqueue
+ * yardstick keep the table of the earlier figures ({@link ClaimOrder#ID}), so X3's yardsticks do
+ * not move.
  *
  * <p>Two more enqueue yardsticks (X3), each in a table of its own so the claim baseline and TaskQ's
  * worker never see their rows: the same 1000 rows with {@code COPY} (text) into a copy of the raw
@@ -38,7 +42,41 @@ final class RawSqlBaseline {
   static final int INSERT_ROWS_PER_STATEMENT = 1000;
   static final int CLAIM_BATCH = 10;
 
+  /** How the raw claim orders its rows, and the partial index it has for that order. */
+  enum ClaimOrder {
+    /**
+     * {@code ORDER BY run_at, id} on {@code (queue, run_at, id) WHERE status = 'pending'}: the fair
+     * yardstick. The primary key cannot give this order, so even on a table whose statistics see
+     * every row pending the claim reads its partial index, as TaskQ's claim reads its own.
+     */
+    RUN_AT("run_at, id"),
+    /**
+     * {@code ORDER BY id} on {@code (queue, id) WHERE status = 'pending'}: the yardstick of the
+     * figures before 2026-12-03. Where the statistics see every row pending (the empty table) the
+     * planner walks the primary key in id order with a filter instead, re-reading every row already
+     * claimed: raw SQL's worst plan.
+     */
+    ID("id");
+
+    private final String columns;
+
+    ClaimOrder(String columns) {
+      this.columns = columns;
+    }
+
+    /** {@code run_at} or {@code id}, as the flag {@code --raw-order} takes it. */
+    static ClaimOrder of(String flag) {
+      for (ClaimOrder order : values()) {
+        if (order.name().equalsIgnoreCase(flag.replace("-", "_"))) {
+          return order;
+        }
+      }
+      throw new IllegalArgumentException("--raw-order takes run_at or id, was " + flag);
+    }
+  }
+
   private final DataSource dataSource;
+  private final ClaimOrder order;
   private final String table;
   private final String insertSql;
   private final String jobsTable;
@@ -46,8 +84,14 @@ final class RawSqlBaseline {
   private final String wideTable;
   private final String wideInsertSql;
 
+  /** The baseline of the earlier figures: claims in id order ({@link ClaimOrder#ID}). */
   RawSqlBaseline(DataSource dataSource, String schemaQuoted) {
+    this(dataSource, schemaQuoted, ClaimOrder.ID);
+  }
+
+  RawSqlBaseline(DataSource dataSource, String schemaQuoted, ClaimOrder order) {
     this.dataSource = dataSource;
+    this.order = order;
     this.table = schemaQuoted + ".raw_jobs";
     this.jobsTable = schemaQuoted + ".jobs";
     this.copyTable = schemaQuoted + ".raw_jobs_copy";
@@ -85,9 +129,10 @@ final class RawSqlBaseline {
               + " (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, status text NOT NULL,"
               + " payload jsonb NOT NULL, run_at timestamptz NOT NULL DEFAULT now(),"
               + " queue text NOT NULL DEFAULT 'bench')");
-      // A queue column and an index leading with it, as raw SQL serving one queue of several
-      // would have (the scale mode puts other queues' rows here too).
-      s.execute("CREATE INDEX ON " + table + " (queue, id) WHERE status = 'pending'");
+      // A queue column and an index leading with it, then the claim's order, as raw SQL serving
+      // one queue of several would have (the scale mode puts other queues' rows here too).
+      s.execute(
+          "CREATE INDEX ON " + table + " (queue, " + order.columns + ") WHERE status = 'pending'");
       s.execute("DROP TABLE IF EXISTS " + copyTable);
       s.execute("CREATE TABLE " + copyTable + " (LIKE " + table + " INCLUDING ALL)");
       s.execute("DROP TABLE IF EXISTS " + wideTable);
@@ -181,7 +226,9 @@ final class RawSqlBaseline {
             + table
             + " SET status = 'running' WHERE id IN (SELECT id FROM "
             + table
-            + " WHERE queue = 'bench' AND status = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED"
+            + " WHERE queue = 'bench' AND status = 'pending' ORDER BY "
+            + order.columns
+            + " FOR UPDATE SKIP LOCKED"
             + " LIMIT "
             + CLAIM_BATCH
             + ") RETURNING id";

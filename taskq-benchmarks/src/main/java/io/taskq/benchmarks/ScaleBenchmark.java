@@ -8,8 +8,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The scale mode (X1-X3, docs/benchmarks.md): what the table already holds must not slow the queue.
@@ -39,7 +43,16 @@ public final class ScaleBenchmark {
   }
 
   private final BenchDatabase db;
+
+  /** The claim yardstick, beside the four tables. */
   private final RawSqlBaseline raw;
+
+  /** The enqueue yardsticks' table as in the earlier figures (X3's yardsticks do not move). */
+  private final RawSqlBaseline enqueueRaw;
+
+  /** Each table's figures, by its number, one per run. */
+  private final Map<Integer, List<Result>> results = new TreeMap<>();
+
   private final JobsClient client;
   private final int jobs;
   private final int threads;
@@ -49,9 +62,14 @@ public final class ScaleBenchmark {
   /** What is in the table besides the measured jobs. */
   private record Clutter(String label, int rows, boolean finished) {}
 
-  private ScaleBenchmark(BenchDatabase db, int jobs, int threads, int pickupJobs) {
+  /** One table's figures in one run. */
+  private record Result(double rawRate, double rate, double pickupP50) {}
+
+  private ScaleBenchmark(
+      BenchDatabase db, int jobs, int threads, int pickupJobs, RawSqlBaseline.ClaimOrder rawOrder) {
     this.db = db;
-    this.raw = new RawSqlBaseline(db.pool, db.schema.quoted());
+    this.raw = new RawSqlBaseline(db.pool, db.schema.quoted(), rawOrder);
+    this.enqueueRaw = new RawSqlBaseline(db.pool, db.schema.quoted());
     this.client = Roots.producer(db.pool, db.schema).jobs();
     this.jobs = jobs;
     this.threads = threads;
@@ -64,7 +82,10 @@ public final class ScaleBenchmark {
    * --other-rows} (1 000 000: the rows of the large tables; the middle one holds a tenth), {@code
    * --tables} (1234: which of the four tables, by number), {@code --enqueue-jobs} (1 000 000),
    * {@code --soak-jobs} (1 000 000), {@code --backlog-rows} (50 000), {@code --drain-batches} (0:
-   * S1's drain bound per tick raised to the whole backlog). A size of 0 skips its part.
+   * S1's drain bound per tick raised to the whole backlog), {@code --runs} (1: the chosen tables
+   * measured this many times in turn, then each table's medians), {@code --raw-order} ({@code
+   * run_at}, or {@code id} for the claim yardstick of the figures before 2026-12-03). A size of 0
+   * skips its part.
    */
   public static void main(String[] commandLine) throws Exception {
     // Through Maven the flags come as one property (-Dscale.args="..." in the bench-scale profile).
@@ -74,6 +95,16 @@ public final class ScaleBenchmark {
     int jobs = Benchmark.intArg(args, "--jobs", 20_000);
     int otherRows = Benchmark.intArg(args, "--other-rows", 1_000_000);
     String tables = stringArg(args, "--tables", "1234");
+    if (!tables.matches("[1-4]+")) {
+      throw new IllegalArgumentException(
+          "--tables takes the numbers of the tables, 1 to 4 (e.g. 13), was " + tables);
+    }
+    RawSqlBaseline.ClaimOrder rawOrder =
+        RawSqlBaseline.ClaimOrder.of(stringArg(args, "--raw-order", "run_at"));
+    int runs = Benchmark.intArg(args, "--runs", 1);
+    if (runs < 1) {
+      throw new IllegalArgumentException("--runs must be at least 1, was " + runs);
+    }
     int threads = Benchmark.intArg(args, "--threads", 8);
     int pickup = Benchmark.intArg(args, "--pickup-jobs", 200);
     int enqueue = Benchmark.intArg(args, "--enqueue-jobs", 1_000_000);
@@ -82,18 +113,23 @@ public final class ScaleBenchmark {
     int drainBatches = Benchmark.intArg(args, "--drain-batches", 0);
     System.out.printf(
         Locale.ROOT,
-        "TaskQ scale benchmark: %d jobs per table, %d threads, %d cores%n",
+        "TaskQ scale benchmark: %d jobs per table, %d threads, %d cores, raw claim by %s%n",
         jobs,
         threads,
-        Runtime.getRuntime().availableProcessors());
+        Runtime.getRuntime().availableProcessors(),
+        rawOrder.name().toLowerCase(Locale.ROOT));
     try (BenchDatabase db = BenchDatabase.open(SchemaName.of(Benchmark.SCHEMA), threads + 8)) {
-      ScaleBenchmark bench = new ScaleBenchmark(db, jobs, threads, pickup);
+      ScaleBenchmark bench = new ScaleBenchmark(db, jobs, threads, pickup, rawOrder);
       bench.warmUp();
       List<Clutter> all = tables(otherRows);
-      for (int i = 0; i < all.size(); i++) {
-        if (tables.indexOf((char) ('1' + i)) >= 0) {
-          bench.measure(all.get(i));
+      for (int run = 1; run <= runs; run++) {
+        if (runs > 1) {
+          System.out.printf(Locale.ROOT, "%n== run %d of %d%n", run, runs);
         }
+        bench.measureRun(all, tables);
+      }
+      if (runs > 1) {
+        bench.printMedians(all);
       }
       if (enqueue > 0) {
         bench.enqueue(enqueue);
@@ -120,14 +156,51 @@ public final class ScaleBenchmark {
   private static String stringArg(String[] args, String name, String fallback) {
     for (int i = 0; i + 1 < args.length; i++) {
       if (args[i].equals(name)) {
-        if (!args[i + 1].matches("[1-4]+")) {
-          throw new IllegalArgumentException(
-              name + " takes the numbers of the tables, 1 to 4 (e.g. 13), was " + args[i + 1]);
-        }
         return args[i + 1];
       }
     }
     return fallback;
+  }
+
+  /** Each chosen table once, in order. */
+  private void measureRun(List<Clutter> all, String tables) throws Exception {
+    for (int i = 0; i < all.size(); i++) {
+      if (tables.indexOf((char) ('1' + i)) >= 0) {
+        results.computeIfAbsent(i + 1, k -> new ArrayList<>()).add(measure(all.get(i)));
+      }
+    }
+  }
+
+  /** Each table's medians over the runs, its rate and pickup p50 also against the empty table's. */
+  private void printMedians(List<Clutter> all) {
+    System.out.printf(Locale.ROOT, "%nMedians over the runs:%n");
+    List<Result> empty = results.get(1);
+    for (Map.Entry<Integer, List<Result>> entry : results.entrySet()) {
+      List<Result> runs = entry.getValue();
+      double rate = median(runs, Result::rate);
+      double p50 = median(runs, Result::pickupP50);
+      System.out.printf(
+          Locale.ROOT,
+          "  [%s] raw claim %.0f jobs/s, TaskQ %.0f jobs/s (%.2fx raw), pickup p50 %.2f ms%s%n",
+          all.get(entry.getKey() - 1).label(),
+          median(runs, Result::rawRate),
+          rate,
+          median(runs, r -> r.rate() / r.rawRate()),
+          p50,
+          empty == null
+              ? ""
+              : String.format(
+                  Locale.ROOT,
+                  "; %.2fx the empty table's rate, p50 %.2fx its p50",
+                  rate / median(empty, Result::rate),
+                  p50 / median(empty, Result::pickupP50)));
+    }
+  }
+
+  private static double median(List<Result> runs, ToDoubleFunction<Result> figure) {
+    double[] values = runs.stream().mapToDouble(figure).sorted().toArray();
+    int mid = values.length / 2;
+    return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
   }
 
   private void warmUp() throws Exception {
@@ -136,10 +209,11 @@ public final class ScaleBenchmark {
     enqueueBoth(10_000);
     raw.claimAll(threads, 10_000);
     endToEnd(10_000, 0);
-    EnqueueComparison.run(raw, client, 10_000);
+    enqueueRaw.reset();
+    EnqueueComparison.run(enqueueRaw, client, 10_000);
   }
 
-  private void measure(Clutter table) throws Exception {
+  private Result measure(Clutter table) throws Exception {
     db.emptyJobs();
     raw.reset();
     clutter(table);
@@ -179,6 +253,7 @@ public final class ScaleBenchmark {
       System.out.print("  WAL by relation, raw claim (bytes per job):\n" + rawBreakdown);
       System.out.print("  WAL by relation, TaskQ end-to-end (bytes per job):\n" + breakdown);
     }
+    return new Result(rawRate, rate, latency.p50());
   }
 
   /** The same rows in both tables: other-queue pending jobs, or finished jobs of the queue. */
@@ -236,15 +311,11 @@ public final class ScaleBenchmark {
     return new long[] {rawNanos, taskqNanos};
   }
 
-  /** {@code n} jobs, start() to done, counting only the jobs above {@code idFloor} (0: all). */
+  /** {@code n} jobs, start() to done, counting only the jobs above {@code idFloor}. */
   private long endToEnd(int n, long idFloor) throws Exception {
     long start = System.nanoTime();
     try (WorkerRun worker = new WorkerRun(db, threads, WorkerRun.DEFAULT_POLL_INTERVAL)) {
-      if (idFloor > 0) {
-        worker.startAbove(idFloor);
-      } else {
-        worker.start();
-      }
+      worker.startAbove(idFloor);
       worker.awaitSucceeded(n, done -> {});
       return System.nanoTime() - start;
     }
@@ -259,22 +330,18 @@ public final class ScaleBenchmark {
     db.execute("TRUNCATE " + db.table("job_attempts"));
     try (HikariDataSource other = db.otherPool(2);
         WorkerRun worker = new WorkerRun(db, threads, PickupRun.POLL_INTERVAL)) {
-      if (idFloor > 0) {
-        worker.startAbove(idFloor);
-      } else {
-        worker.start();
-      }
+      worker.startAbove(idFloor);
       return new PickupRun(db).measure(worker, other, pickupJobs, Duration.ofMillis(10));
     }
   }
 
   private void enqueue(int n) throws Exception {
     db.emptyJobs();
-    raw.reset();
+    enqueueRaw.reset();
     System.out.printf(Locale.ROOT, "%n[enqueue of %d jobs]%n", n);
-    EnqueueComparison.run(raw, client, n).print(n);
+    EnqueueComparison.run(enqueueRaw, client, n).print(n);
     db.emptyJobs();
-    raw.reset();
+    enqueueRaw.reset();
   }
 
   private static double seconds(long nanos) {

@@ -30,7 +30,7 @@ final class WorkerRun implements AutoCloseable {
   private final TaskQ taskq;
   private final AtomicLong handled = new AtomicLong();
   private long succeededBefore;
-  private long idFloor;
+  private long idFloor = -1;
 
   /**
    * @param pollInterval the worker's polling fallback; long to prove LISTEN/NOTIFY alone wakes it
@@ -71,9 +71,11 @@ final class WorkerRun implements AutoCloseable {
 
   /**
    * Starts the worker counting only the jobs above {@code idFloor}, the highest id of the rows that
-   * were in the table before the measured jobs (the scale mode's 1 000 000 finished rows): a count
-   * of every succeeded job would read those rows too, inside the timed run (about 150 ms a count at
-   * 1 000 000, twice per run), and charge a harness cost to the table.
+   * were in the table before the measured jobs (the scale mode's 1 000 000 finished rows; 0 for an
+   * empty table): a count of every succeeded job would read those rows too, inside the timed run
+   * (about 150 ms a count at 1 000 000, twice per run), and charge a harness cost to the table. The
+   * scale mode starts every table's worker this way, so each table's count is the same statement
+   * over the same measured rows.
    */
   void startAbove(long idFloor) throws SQLException {
     this.idFloor = idFloor;
@@ -81,7 +83,7 @@ final class WorkerRun implements AutoCloseable {
   }
 
   private long succeeded() throws SQLException {
-    return idFloor > 0
+    return idFloor >= 0
         ? db.queryLong(
             "SELECT count(*) FROM " + db.table("jobs") + " WHERE status = 'succeeded' AND id > ?",
             idFloor)
