@@ -205,6 +205,29 @@ public final class LeaderElector implements AutoCloseable {
     }
   }
 
+  /**
+   * Gives up the lock at once, although it is still held: what a leader does whose maintenance
+   * cannot reach the database (its sweeps get no connection from their pool, R7) while its lock
+   * session is healthy, so that a process that can reach it leads. Closes the lock connection,
+   * which releases the session lock, logs one WARN with {@code why}, signals {@code
+   * leaderChanged(false)}; {@link #isProven()} is false from then on. Later {@link #refresh()}
+   * calls campaign again: the caller decides when.
+   *
+   * @return whether this process was the leader
+   */
+  public boolean resign(String why) {
+    io.lock();
+    try {
+      if (term == null) {
+        return false;
+      }
+      stepDown(why);
+      return true;
+    } finally {
+      io.unlock();
+    }
+  }
+
   /** The lock this elector competes for. */
   public AdvisoryLockName lock() {
     return lock;
@@ -335,9 +358,9 @@ public final class LeaderElector implements AutoCloseable {
   /**
    * How long the lock session may stay idle before the server ends it: five proof validities, at
    * least 10 s (15 s with the 1 s check interval). A healthy leader or follower uses it every check
-   * interval.
+   * interval. The maintenance loops give a leader whose pool gives no connection as long (R7).
    */
-  Duration idleSessionLimit() {
+  public Duration idleSessionLimit() {
     return Duration.ofNanos(Math.max(Duration.ofSeconds(10).toNanos(), 5 * proofValidNanos));
   }
 

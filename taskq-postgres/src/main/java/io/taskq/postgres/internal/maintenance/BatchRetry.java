@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  *   <li>success returns the attempt's result;
  *   <li>a {@link FenceRefusedException} passes through at once (not a database hiccup: leadership
  *       must be re-checked);
- *   <li>a non-transient error (SQLSTATE class 0A, 22 or 42: the statement itself is wrong) and an
+ *   <li>a non-transient error (SQLSTATE class 0A, 22 or 42: the statement itself is wrong), a pool
+ *       that gave no connection ({@link WatchedPool.NoConnectionException}: the pool has already
+ *       waited its own connection timeout; the loop counts it towards a {@link PoolOutage}) and an
  *       exhausted budget end in the typed {@link SweepFailedException}, which the loop survives.
  * </ul>
  *
@@ -78,7 +80,7 @@ final class BatchRetry {
    * or fails the batch when {@code e} is not transient or the attempts are used up.
    */
   private void backOffOrFail(String sweepName, int n, SQLException e) throws SweepFailedException {
-    if (!isTransient(e)) {
+    if (!isTransient(e) || e instanceof WatchedPool.NoConnectionException) {
       throw new SweepFailedException(sweepName, n, false, e);
     }
     if (n >= attempts) {

@@ -104,9 +104,13 @@ public final class Maintenance implements AutoCloseable {
             b.sleeper,
             () -> ThreadLocalRandom.current().nextDouble());
     BatchExecutor executor = new BatchExecutor(schema);
+    // R7: a leader whose sweeps get no connection for as long as its lock session may stay idle
+    // gives up the lock.
+    PoolOutage outage = new PoolOutage(elector.idleSessionLimit(), b.nanoTime);
+    WatchedPool pool = new WatchedPool(b.dataSource, outage);
     List<SweepRunner> built = new ArrayList<>();
     for (SweepSpec spec : specs(b, signals)) {
-      built.add(runner(b, spec, executor, signals, retry));
+      built.add(runner(b, spec, new SweepWiring(executor, pool, signals, retry)));
     }
     this.runners = List.copyOf(built);
     SweepHealthTable table =
@@ -122,7 +126,9 @@ public final class Maintenance implements AutoCloseable {
             health,
             table,
             settings.sweepInterval(),
-            settings.scheduledTick());
+            settings.scheduledTick(),
+            outage,
+            pool);
     this.scheduler = b.scheduler != null ? b.scheduler : defaultScheduler(schema);
   }
 
@@ -166,12 +172,11 @@ public final class Maintenance implements AutoCloseable {
     };
   }
 
-  private SweepRunner runner(
-      Builder b,
-      SweepSpec spec,
-      BatchExecutor executor,
-      MaintenanceListener signals,
-      BatchRetry retry) {
+  /** What every runner shares: the executor, the sweeps' watched pool, signals and retry. */
+  private record SweepWiring(
+      BatchExecutor executor, DataSource pool, MaintenanceListener signals, BatchRetry retry) {}
+
+  private SweepRunner runner(Builder b, SweepSpec spec, SweepWiring w) {
     BatchSizing sizing =
         spec.isBreakerWrapped()
             ? BatchSizing.breaker(
@@ -185,7 +190,8 @@ public final class Maintenance implements AutoCloseable {
             : BatchSizing.fixed(spec.batchSize());
     Duration timeout =
         Objects.requireNonNullElse(spec.statementTimeout(), settings.eventWriterStatementTimeout());
-    return new SweepRunner(spec, sizing, timeout, executor, b.dataSource, signals, b.clock, retry);
+    return new SweepRunner(
+        spec, sizing, timeout, w.executor(), w.pool(), w.signals(), b.clock, w.retry());
   }
 
   /**
@@ -372,7 +378,10 @@ public final class Maintenance implements AutoCloseable {
       return this;
     }
 
-    /** The monotonic clock of the breakers' window; default {@link System#nanoTime()}. */
+    /**
+     * The monotonic clock of the breakers' window and of a pool outage; default {@link
+     * System#nanoTime()}.
+     */
     public Builder nanoTime(java.util.function.LongSupplier value) {
       nanoTime = Objects.requireNonNull(value, "nanoTime");
       return this;

@@ -11,12 +11,14 @@ import io.taskq.postgres.internal.sweep.Cadence;
 import io.taskq.postgres.internal.sweep.FenceRefusedException;
 import io.taskq.postgres.internal.sweep.SweepSpec;
 import io.taskq.spi.MaintenanceHealth;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +45,11 @@ import org.slf4j.LoggerFactory;
  * re-checks leadership at once (the process steps down if it cannot prove the lock). A daily
  * sweep's busy own lock skips that sweep for this tick. An unexpected runtime exception in a sweep
  * is logged and the loop moves on.
+ *
+ * <p>A batch whose pool gave no connection ({@link SweepFailedException#isNoConnection()}) stops
+ * the tick: the other sweeps share the pool. When the pool has given no connection for the {@link
+ * PoolOutage} limit, the leader gives up the lock ({@link LeaderElector#resign(String)}, R7) and
+ * neither loop campaigns again until a probe of the pool gets a connection or the hold-off passes.
  */
 final class SweepLoop {
   private static final Logger LOG = LoggerFactory.getLogger(SweepLoop.class);
@@ -59,6 +66,8 @@ final class SweepLoop {
   private final SweepHealthTable healthTable;
   private final Duration sweepInterval;
   private final Duration secondTick;
+  private final PoolOutage outage;
+  private final DataSource pool;
   private @Nullable LeaderFence fence;
 
   /**
@@ -66,6 +75,8 @@ final class SweepLoop {
    * @param healthTable writes each tick's sweep health rows
    * @param sweepInterval the sweep loop's period, {@code TASKQ_SWEEP_INTERVAL}
    * @param secondTick the 1-second loop's period
+   * @param outage the state of the sweeps' pool, fed by {@code pool}
+   * @param pool the sweeps' {@link WatchedPool}, probed while a hold-off runs
    */
   SweepLoop(
       SchemaName schema,
@@ -76,8 +87,12 @@ final class SweepLoop {
       MaintenanceHealth health,
       SweepHealthTable healthTable,
       Duration sweepInterval,
-      Duration secondTick) {
+      Duration secondTick,
+      PoolOutage outage,
+      DataSource pool) {
     this.schema = schema;
+    this.outage = outage;
+    this.pool = pool;
     this.health = health;
     this.healthTable = healthTable;
     this.sweepInterval = sweepInterval;
@@ -113,6 +128,9 @@ final class SweepLoop {
    */
   private void tick(List<SweepRunner> sweeps, Duration period) {
     long started = System.nanoTime();
+    if (holdingOff()) {
+      return;
+    }
     Optional<Leadership> term = elector.refresh();
     if (term.isEmpty()) {
       return;
@@ -134,12 +152,16 @@ final class SweepLoop {
     return sweeps.stream().map(SweepRunner::name).toList();
   }
 
-  /** The fence of {@code term}, built once per term (both loops share it). */
+  /**
+   * The fence of {@code term}, built once per term (both loops share it); a new term restarts the
+   * pool outage's measure.
+   */
   private synchronized LeaderFence fenceOf(Leadership term) {
     LeaderFence current = fence;
     if (current == null || !current.leadership().equals(term)) {
       current = new LeaderFence(schema, term);
       fence = current;
+      outage.termStarted();
     }
     return current;
   }
@@ -164,9 +186,13 @@ final class SweepLoop {
       elector.reverify();
       return false;
     } catch (SweepFailedException e) {
-      LOG.warn("{}; the next tick tries again", e.getMessage(), e.getCause());
       lastFailure.set(e);
       sweep.failed(e.getCause() != null ? e.getCause() : e);
+      if (e.isNoConnection()) {
+        noConnection(e);
+        return false;
+      }
+      LOG.warn("{}; the next tick tries again", e.getMessage(), e.getCause());
       return true;
     } catch (RuntimeException e) {
       LOG.error("sweep {} failed unexpectedly; the loop goes on", sweep.name(), e);
@@ -189,5 +215,50 @@ final class SweepLoop {
   private BatchFence dailyFence(LeaderFence fence, SweepSpec spec) {
     OwnLockFence ownLock = ownLocks.get(spec.sweep().sweepName());
     return ownLock == null ? fence : fence.andThen(ownLock);
+  }
+
+  /**
+   * A sweep got no connection: logged once per outage; once the outage has lasted the limit, the
+   * leader gives up the lock and the hold-off starts (R7).
+   */
+  private void noConnection(SweepFailedException e) {
+    if (outage.firstReport()) {
+      LOG.info(
+          "{}; the sweeps wait for their pool, and after {} ms without a connection this process"
+              + " gives up the leader lock",
+          e.getMessage(),
+          outage.limit().toMillis());
+    } else {
+      LOG.debug("{}", e.getMessage());
+    }
+    if (!state.isRunning() || !outage.outlasted()) {
+      return;
+    }
+    String why =
+        String.format(
+            "its sweeps got no database connection from their pool for %d ms (last: %s), so"
+                + " another process may lead; it campaigns again once the pool gives a connection,"
+                + " or in %d ms",
+            outage.lasted().toMillis(), outage.lastFailure(), outage.nextHoldOff().toMillis());
+    if (elector.resign(why)) {
+      outage.steppedDown();
+    }
+  }
+
+  /**
+   * Whether this process holds off campaigning after giving up the lock to a pool outage: until a
+   * probe of the pool gets a connection, or the hold-off passes.
+   */
+  private boolean holdingOff() {
+    if (!outage.holdingOff()) {
+      return false;
+    }
+    try {
+      pool.getConnection().close();
+    } catch (SQLException e) {
+      return true;
+    }
+    LOG.info("the sweeps' pool gives connections again; campaigning for the leader lock");
+    return false;
   }
 }
