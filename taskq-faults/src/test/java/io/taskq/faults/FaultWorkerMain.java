@@ -29,12 +29,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Besides the {@code TASKQ_*} variables: {@code FAULTS_REDIS=true} (the actor rate-limited in
  * Redis, falling back to PostgreSQL, and progress reported to Redis with the PostgreSQL store as
  * fallback), {@code FAULTS_SHARED_POOL=true} (TaskQ on the recorder's pool, as on an application's
- * {@code DataSource}), {@code FAULTS_MAINTENANCE} ({@code true} by default; {@code false} makes a
- * process that never leads) and {@code FAULTS_HARNESS_SCHEMA}. Every connection carries {@code
- * ApplicationName=faults-worker-<pid>}, so the invariant checker can tie a backend (and the locks
- * it holds) to this JVM. It prints {@code FAULTS-WORKER READY} once started, {@code FAULTS-WORKER
- * FENCED <n>} for each fenced write, and stops gracefully on SIGTERM or when its standard input
- * closes (the test JVM went away), printing {@code FAULTS-WORKER STOPPED}.
+ * {@code DataSource}), {@code FAULTS_POOL_CONNECTION_TIMEOUT} (that pool's HikariCP {@code
+ * connectionTimeout} in milliseconds, 10 000 by default), {@code FAULTS_MAINTENANCE} ({@code true}
+ * by default; {@code false} makes a process that never leads) and {@code FAULTS_HARNESS_SCHEMA}.
+ * Every connection carries {@code ApplicationName=faults-worker-<pid>}, so the invariant checker
+ * can tie a backend (and the locks it holds) to this JVM. It prints {@code FAULTS-WORKER READY}
+ * once started, {@code FAULTS-WORKER FENCED <n>} for each fenced write, and stops gracefully on
+ * SIGTERM or when its standard input closes (the test JVM went away), printing {@code FAULTS-WORKER
+ * STOPPED}.
  */
 public final class FaultWorkerMain {
   static final String READY = "FAULTS-WORKER READY";
@@ -71,7 +73,8 @@ public final class FaultWorkerMain {
             : recorderUrl);
     pool.setMaximumPoolSize(
         config.workerConcurrency() + 2 + (sharedPool ? config.databasePoolSize() + 2 : 0));
-    pool.setConnectionTimeout(10_000);
+    pool.setConnectionTimeout(
+        Long.parseLong(env.getOrDefault("FAULTS_POOL_CONNECTION_TIMEOUT", "10000")));
     pool.setPoolName("faults-recorder");
     HikariDataSource recorderPool = new HikariDataSource(pool);
     Recorder recorder = new Recorder(recorderPool, harness, config.schemaName().value(), pid);

@@ -30,6 +30,7 @@ public final class PrivatePgBouncer implements AutoCloseable {
   private final Path dir;
   private final int port;
   private final Process process;
+  private boolean stopped;
 
   private PrivatePgBouncer(Path dir, int port, Process process) {
     this.dir = dir;
@@ -118,10 +119,33 @@ public final class PrivatePgBouncer implements AutoCloseable {
     return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=postgres";
   }
 
-  /** Stops PgBouncer and deletes its files. */
+  /**
+   * Stops PgBouncer and deletes its files. When PgBouncer had already exited without being stopped
+   * (its clients then met {@code Connection refused}), it first prints the exit value and the end
+   * of PgBouncer's log, which goes with its files.
+   */
   @Override
   public void close() {
+    if (!process.isAlive() && !stopped) {
+      System.out.println(
+          "PgBouncer on port "
+              + port
+              + " had exited ("
+              + process.exitValue()
+              + ") before it was stopped; the end of its log:\n"
+              + tail(dir.resolve("pgbouncer.log"), 20));
+    }
+    stopped = true;
     ServerProcess.stop(process.toHandle(), Duration.ofSeconds(10));
     ServerProcess.deleteQuietly(dir);
+  }
+
+  private static String tail(Path log, int lines) {
+    try {
+      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException | UncheckedIOException e) {
+      return "(no log: " + e + ")";
+    }
   }
 }
