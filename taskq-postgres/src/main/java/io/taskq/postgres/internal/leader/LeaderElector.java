@@ -56,6 +56,10 @@ import org.slf4j.LoggerFactory;
  * too. Sweeps do not wait: they run under the leader fence from the moment the lock is won. {@link
  * #close()} is bounded the same way: when a refresh still holds the elector after the check
  * timeout, close aborts the connection under it.
+ *
+ * <p>{@link #resign(String)} gives the lock up although it is still held: the maintenance loops
+ * call it when the leader's sweeps have got no connection from their pool for {@link
+ * #idleSessionLimit()} (R7), so a process that reaches the database leads.
  */
 public final class LeaderElector implements AutoCloseable {
   static final String STATEMENTS = "io/taskq/postgres/sql/leader.sql";

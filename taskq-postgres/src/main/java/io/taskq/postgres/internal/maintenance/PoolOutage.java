@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * own statement error or timeout is not an outage: the pool gave the connection. An outage that has
  * lasted the {@linkplain #limit() limit} makes the leader give up the lock; it then holds off
  * campaigning until a probe of the pool gets a connection, or until the hold-off passes (the limit,
- * doubled at each further step-down of one outage, at most eight times the limit). Thread-safe:
- * both loops report.
+ * doubled at each further step-down of one outage, at most eight times the limit). An outage is
+ * measured within one term of leadership ({@link #termStarted()}). Thread-safe: both loops report.
  */
 final class PoolOutage {
   private static final long NONE = Long.MIN_VALUE;
@@ -50,19 +50,13 @@ final class PoolOutage {
     return nanoTime.getAsLong();
   }
 
-  /**
-   * The pool gave a connection: any outage is over.
-   *
-   * @return whether an outage was in progress
-   */
-  synchronized boolean answered() {
-    boolean ended = since != NONE;
+  /** The pool gave a connection: any outage is over. */
+  synchronized void answered() {
     since = NONE;
     last = null;
     reported = false;
     stepDowns = 0;
     holdOffUntil = NONE;
-    return ended;
   }
 
   /**
@@ -77,17 +71,13 @@ final class PoolOutage {
   }
 
   /**
-   * An acquisition asked for at {@code askedAt} failed with {@code e}.
-   *
-   * @return whether this failure started an outage
+   * An acquisition asked for at {@code askedAt} failed with {@code e}: an outage starts or goes on.
    */
-  synchronized boolean refused(long askedAt, SQLException e) {
+  synchronized void refused(long askedAt, SQLException e) {
     last = e;
-    if (since != NONE) {
-      return false;
+    if (since == NONE) {
+      since = askedAt;
     }
-    since = askedAt;
-    return true;
   }
 
   /** Whether the pool has failed every acquisition for at least the limit. */
