@@ -28,11 +28,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * X3: a large batch without unique keys is written with COPY, and stores exactly what the INSERT
- * statements store: the same options, status and times per job, ids in input order, one wake per
- * due queue on commit only, nothing after a rollback. Everything the client does around the insert
- * (payload checks before any SQL, the actor's queue and retry policy, interceptors, batches, errors
- * that name the job) holds on the COPY path as on the INSERT path.
+ * X3: a large batch without unique keys is written with COPY (unless a full chunk is one option set
+ * of small jobs, which takes the one-set INSERT), and stores exactly what the INSERT statements
+ * store: the same options, status and times per job, ids in input order, one wake per due queue on
+ * commit only, nothing after a rollback. Everything the client does around the insert (payload
+ * checks before any SQL, the actor's queue and retry policy, interceptors, batches, errors that
+ * name the job) holds on the COPY path as on the INSERT path.
  */
 @TaskQTest
 @Tag("X3")
@@ -161,8 +162,56 @@ class CopyEnqueueTest {
     return counter.executed().stream().anyMatch(sql -> sql.contains("pg_get_serial_sequence"));
   }
 
+  /**
+   * {@code n} small jobs in two option sets (a label alternates), so a full chunk of them takes
+   * COPY: a full chunk of one small option set takes the one-set INSERT instead (below).
+   */
   private static List<JobRequest> plain(String actor, int n) {
-    return IntStream.range(0, n).mapToObj(i -> JobRequest.of(actor, "{\"i\": " + i + "}")).toList();
+    return IntStream.range(0, n)
+        .mapToObj(
+            i ->
+                JobRequest.builder(actor)
+                    .payloadJson("{\"i\": " + i + "}")
+                    .labels(Map.of("half", String.valueOf(i % 2)))
+                    .build())
+        .toList();
+  }
+
+  private static List<JobRequest> oneSet(String actor, int n, String padding) {
+    return IntStream.range(0, n)
+        .mapToObj(i -> JobRequest.of(actor, "{\"i\": " + i + ", \"p\": \"" + padding + "\"}"))
+        .toList();
+  }
+
+  @Test
+  void fullChunkOfOneSmallOptionSet_takesTheOneSetInsert_andStoresWhatCopyStores(
+      TestServices services) {
+    StatementCounter counter = new StatementCounter(services.dataSource());
+    JobsClient counted = JobsClient.create(counter, schema);
+    List<JobRequest> small = oneSet("copy-one-set", BIG, "");
+
+    List<Long> inserted = counted.enqueueAll(small);
+
+    assertThat(copied(counter)).as("a full chunk of one small option set: no COPY").isFalse();
+    assertThat(counter.executed()).anyMatch(sql -> sql.contains("AS r(payload, ord)"));
+    assertThat(inserted).hasSize(BIG).doesNotHaveDuplicates().isSorted();
+    List<JobRequest> twoSets = new ArrayList<>(small);
+    twoSets.set(BIG - 1, small.get(BIG - 1).toBuilder().priority(1).build());
+    List<Long> copied = counted.enqueueAll(twoSets);
+    assertThat(copied(counter)).as("the same chunk in two option sets: COPY").isTrue();
+    assertThat(stored(inserted.subList(0, BIG - 1)))
+        .containsExactlyElementsOf(stored(copied.subList(0, BIG - 1)));
+  }
+
+  @Test
+  void fullChunkOfOneOptionSetOverAMebibyte_takesCopy(TestServices services) {
+    StatementCounter counter = new StatementCounter(services.dataSource());
+    JobsClient counted = JobsClient.create(counter, schema);
+    // 5 000 payloads of about 320 bytes: 1.5 MiB, over the one-set INSERT's bound.
+    List<Long> ids = counted.enqueueAll(oneSet("copy-one-set-big", BIG, "p".repeat(300)));
+
+    assertThat(copied(counter)).isTrue();
+    assertThat(ids).hasSize(BIG).doesNotHaveDuplicates().isSorted();
   }
 
   @Test

@@ -183,7 +183,7 @@ public final class Benchmark {
   /**
    * (a) and the baseline's INSERT, interleaved batch by batch (alternating which goes first) so
    * both see the same machine load: {@code JobsClient.enqueueAll} of 1000 jobs beside one 1000-row
-   * INSERT. When recorded, with the other enqueue yardsticks and the COPY path beside them ({@link
+   * INSERT. When recorded, with the other enqueue yardsticks and a full chunk beside them ({@link
    * EnqueueComparison}).
    */
   private void insertBoth(RawSqlBaseline raw, JobsClient client, int jobs, boolean record)

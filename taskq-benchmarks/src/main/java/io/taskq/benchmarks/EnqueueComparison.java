@@ -12,8 +12,9 @@ import java.util.Locale;
  * the same rows with COPY into a copy of it, the multi-row INSERT of TaskQ's columns into a copy of
  * {@code jobs}, and {@code JobsClient.enqueueAll} of {@value EnqueueRun#PER_CALL} jobs (the INSERT
  * path). After every {@link JobsClient#BATCH_ROWS_PER_STATEMENT} jobs, one more {@code enqueueAll}
- * of that many jobs: a full chunk, which takes the COPY path. Those land in {@code jobs} as well,
- * so TaskQ's table grows twice as fast as each raw one.
+ * of that many jobs: a full chunk of one small option set, which takes the one-set INSERT (a full
+ * chunk of several option sets, or of larger payloads, would take COPY). Those land in {@code jobs}
+ * as well, so TaskQ's table grows twice as fast as each raw one.
  */
 final class EnqueueComparison {
   /** Rows or jobs per second of each side. */
@@ -26,7 +27,7 @@ final class EnqueueComparison {
               + " jobs %.0f rows/s%n"
               + "  TaskQ enqueueAll, %d per call (INSERT) %.0f jobs/s: %.2fx raw INSERT, %.2fx raw"
               + " COPY, %.2fx raw INSERT into jobs%n"
-              + "  TaskQ enqueueAll, %d per call (COPY) %.0f jobs/s: %.2fx raw INSERT, %.2fx raw"
+              + "  TaskQ enqueueAll, %d per call (full chunk) %.0f jobs/s: %.2fx raw INSERT, %.2fx raw"
               + " INSERT into jobs (%d jobs a side)%n",
           rawInsert,
           rawCopy,

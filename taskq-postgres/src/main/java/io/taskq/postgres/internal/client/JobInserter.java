@@ -20,7 +20,8 @@ import java.util.TreeSet;
  * Inserts jobs: a whole batch in one {@code insert_jobs} statement (chunked past {@value
  * #CHUNK_ROWS} rows or {@value #CHUNK_BYTES} payload bytes), unique ones under their keyed locks,
  * and a chunk of at least {@value #COPY_MIN_ROWS} jobs without unique keys with COPY ({@link
- * CopyInserter}, X3).
+ * CopyInserter}, X3) unless its jobs share one option set and it is small ({@value
+ * #ONE_SET_INSERT_MAX_BYTES} payload bytes at most).
  *
  * <p>Order of work, all on one connection and, when it takes more than one statement, in one
  * transaction:
@@ -50,6 +51,16 @@ public final class JobInserter {
    * it measured slower than the single-set INSERT (docs/benchmarks.md, scale mode).
    */
   static final int COPY_MIN_ROWS = CHUNK_ROWS;
+
+  /**
+   * X3: a full chunk whose jobs share one option set and whose payloads come to at most this many
+   * bytes takes {@code insert_jobs_one_set} instead of COPY: COPY makes the server parse every
+   * column of every row, the one-set INSERT evaluates the options once, and at 5 000 small jobs it
+   * measured a 13 to 20 % better ratio to the raw yardsticks (docs/benchmarks.md, "X3's floor").
+   * Past this size the payloads are most of the work either way, and COPY streams them instead of
+   * holding them a second time as one array.
+   */
+  static final long ONE_SET_INSERT_MAX_BYTES = 1024L * 1024;
 
   private final SchemaName schema;
   private final NamedStatements sql;
@@ -118,11 +129,7 @@ public final class JobInserter {
     int from = 0;
     while (from < rows.size()) {
       int to = chunkEnd(rows, from);
-      if (copyable && to - from >= COPY_MIN_ROWS) {
-        copy.insert(c, rows.subList(from, to), ids, from);
-      } else {
-        insertChunk(c, rows.subList(from, to), ids, from);
-      }
+      writeChunk(c, rows.subList(from, to), copyable, ids, from);
       from = to;
     }
     List<Long> out = new ArrayList<>(requests.size());
@@ -130,6 +137,35 @@ public final class JobInserter {
       out.add(ids[rowOf == null ? i : rowOf[i]]);
     }
     return out;
+  }
+
+  /**
+   * Writes one chunk: with COPY when it may ({@code copyable}: no unique key, the driver's
+   * connection) and it is full, unless it is one option set of at most {@value
+   * #ONE_SET_INSERT_MAX_BYTES} payload bytes; else with the INSERT statements.
+   */
+  private void writeChunk(
+      Connection c, List<JobRequest> chunk, boolean copyable, long[] ids, int offset)
+      throws SQLException {
+    boolean full = copyable && chunk.size() >= COPY_MIN_ROWS;
+    if (full && payloadBytes(chunk) > ONE_SET_INSERT_MAX_BYTES) {
+      copy.insert(c, chunk, ids, offset);
+      return;
+    }
+    EnqueueColumns columns = new EnqueueColumns(chunk);
+    if (full && !columns.oneSetWithoutUniqueKey()) {
+      copy.insert(c, chunk, ids, offset);
+    } else {
+      insertChunk(c, chunk, columns, ids, offset);
+    }
+  }
+
+  private static long payloadBytes(List<JobRequest> chunk) {
+    long bytes = 0;
+    for (JobRequest r : chunk) {
+      bytes += r.payloadBytes();
+    }
+    return bytes;
   }
 
   /** Fills {@code rows} with the distinct requests; returns each request's row. */
@@ -184,11 +220,11 @@ public final class JobInserter {
     return to;
   }
 
-  private void insertChunk(Connection c, List<JobRequest> chunk, long[] ids, int offset)
+  private void insertChunk(
+      Connection c, List<JobRequest> chunk, EnqueueColumns columns, long[] ids, int offset)
       throws SQLException {
     List<Long> inserted = new ArrayList<>(chunk.size());
     long[] twins = new long[chunk.size()];
-    EnqueueColumns columns = new EnqueueColumns(chunk);
     if (columns.oneSetWithoutUniqueKey()) {
       insertOneSet(c, columns, chunk.size(), ids, offset);
       return;
