@@ -612,4 +612,82 @@ final class FaultCluster implements AutoCloseable {
       }
     }
   }
+
+  // ---- shared scenario steps (the scenarios' repeated setups) ----
+
+  /**
+   * Enqueues {@code n} jobs of {@code sleepMs} each and waits (at most 30 s) until the workers have
+   * started at least {@code started} executions: the load a fault then lands on.
+   *
+   * @return the jobs' ids
+   */
+  List<Long> enqueueRunning(int n, long sleepMs, int started) {
+    List<Long> ids = enqueue(n, sleepMs);
+    await(
+        () -> count("SELECT count(*) FROM " + HARNESS_SCHEMA + ".executions") >= started,
+        Duration.ofSeconds(30),
+        "the workers did not start running jobs");
+    return ids;
+  }
+
+  /** {@return how many jobs have succeeded so far} */
+  long succeeded() {
+    return count("SELECT count(*) FROM " + SCHEMA + ".jobs WHERE status = 'succeeded'");
+  }
+
+  /**
+   * Waits until an execution started after {@code databaseTime} (from {@link #databaseNow()}): jobs
+   * run again after a fault was lifted.
+   *
+   * @return how long it took
+   */
+  Duration awaitExecutionAfter(String databaseTime, Duration limit, String what) {
+    return await(
+        () ->
+            count(
+                    "SELECT count(*) FROM "
+                        + HARNESS_SCHEMA
+                        + ".executions WHERE started_at > '"
+                        + databaseTime
+                        + "'")
+                > 0,
+        limit,
+        what);
+  }
+
+  /**
+   * Waits until {@code worker} runs at least {@code atLeast} jobs at once, then lists them.
+   *
+   * @return the jobs running on it then
+   */
+  List<Long> awaitRunningOn(WorkerJvm worker, int atLeast, Duration limit) {
+    await(
+        () -> runningOn(worker).size() >= atLeast,
+        limit,
+        () -> worker + " did not run " + atLeast + " jobs at once");
+    return runningOn(worker);
+  }
+
+  /**
+   * Waits until every job of {@code ids} (taken from another worker by a kill or a freeze) has
+   * started a later attempt on {@code survivor}.
+   *
+   * @return how long it took
+   */
+  Duration awaitRunAgainOn(WorkerJvm survivor, List<Long> ids, Duration limit, String what) {
+    String in = String.join(",", ids.stream().map(String::valueOf).toList());
+    return await(
+        () ->
+            count(
+                    "SELECT count(DISTINCT job_id) FROM "
+                        + HARNESS_SCHEMA
+                        + ".executions WHERE pid = "
+                        + survivor.pid()
+                        + " AND attempt > 1 AND job_id IN ("
+                        + in
+                        + ")")
+                == ids.size(),
+        limit,
+        () -> what + ":" + describe(ids));
+  }
 }

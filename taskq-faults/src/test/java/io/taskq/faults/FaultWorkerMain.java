@@ -30,18 +30,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * Redis, falling back to PostgreSQL, and progress reported to Redis with the PostgreSQL store as
  * fallback), {@code FAULTS_SHARED_POOL=true} (TaskQ on the recorder's pool, as on an application's
  * {@code DataSource}), {@code FAULTS_POOL_CONNECTION_TIMEOUT} (that pool's HikariCP {@code
- * connectionTimeout} in milliseconds, 10 000 by default), {@code FAULTS_MAINTENANCE} ({@code true}
- * by default; {@code false} makes a process that never leads) and {@code FAULTS_HARNESS_SCHEMA}.
- * Every connection carries {@code ApplicationName=faults-worker-<pid>}, so the invariant checker
- * can tie a backend (and the locks it holds) to this JVM. It prints {@code FAULTS-WORKER READY}
- * once started, {@code FAULTS-WORKER FENCED <n>} for each fenced write, and stops gracefully on
- * SIGTERM or when its standard input closes (the test JVM went away), printing {@code FAULTS-WORKER
- * STOPPED}.
+ * connectionTimeout} in milliseconds, 10 000 by default; its socket timeout is {@code
+ * TASKQ_SOCKET_TIMEOUT}'s), {@code FAULTS_MAINTENANCE} ({@code true} by default; {@code false}
+ * makes a process that never leads) and {@code FAULTS_HARNESS_SCHEMA}. Every connection carries
+ * {@code ApplicationName=faults-worker-<pid>}, so the invariant checker can tie a backend (and the
+ * locks it holds) to this JVM. It prints {@code FAULTS-WORKER READY} once started, {@code
+ * FAULTS-WORKER FENCED <n>} for each fenced write, with {@code FAULTS_PROBE_MS=n} {@code
+ * FAULTS-WORKER PROBE <ms>} every {@code n} ms (how long the calls a probe or a gauge makes took,
+ * R1), and stops gracefully on SIGTERM or when its standard input closes (the test JVM went away),
+ * printing {@code FAULTS-WORKER STOPPED}.
  */
 public final class FaultWorkerMain {
   static final String READY = "FAULTS-WORKER READY";
   static final String STOPPED = "FAULTS-WORKER STOPPED";
   static final String FENCED = "FAULTS-WORKER FENCED";
+  static final String PROBE = "FAULTS-WORKER PROBE";
 
   private FaultWorkerMain() {}
 
@@ -66,7 +69,8 @@ public final class FaultWorkerMain {
     boolean sharedPool = "true".equals(env.get("FAULTS_SHARED_POOL"));
     HikariConfig pool = new HikariConfig();
     // Behind a transaction pooler (a direct URL is set) no named prepared statements (R2).
-    String recorderUrl = withSetting(named, "socketTimeout=10");
+    String recorderUrl =
+        withSetting(named, "socketTimeout=" + Math.max(1, config.socketTimeout().toSeconds()));
     pool.setJdbcUrl(
         env.containsKey("TASKQ_DATABASE_DIRECT_URL")
             ? withSetting(recorderUrl, "prepareThreshold=0")
@@ -127,12 +131,44 @@ public final class FaultWorkerMain {
     System.out.println(
         READY + " pid=" + pid + " worker=" + taskq.workerId() + " clock=" + Instant.now());
     System.out.flush();
+    if (env.containsKey("FAULTS_PROBE_MS")) {
+      startProbes(taskq, Long.parseLong(env.get("FAULTS_PROBE_MS")));
+    }
     // The test JVM holds our standard input open; when it goes away, so do we (gracefully).
     InputStream in = System.in;
     while (in.read() >= 0) {
       // nothing is ever sent
     }
     System.exit(0);
+  }
+
+  /**
+   * R1: every {@code periodMs} calls what a readiness probe or a gauge calls ({@code isLeader()},
+   * {@code health()}, {@code isRunning()}, {@code isClosed()}) and prints how long they took; none
+   * may wait on the database. A call that hangs shows as a gap between the lines.
+   */
+  private static void startProbes(TaskQ taskq, long periodMs) {
+    Thread probes =
+        new Thread(
+            () -> {
+              while (true) {
+                long start = System.nanoTime();
+                boolean leader = taskq.isLeader();
+                taskq.health();
+                boolean up = taskq.isRunning() && !taskq.isClosed();
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                System.out.println(PROBE + " " + ms + " leader=" + leader + " running=" + up);
+                System.out.flush();
+                try {
+                  Thread.sleep(periodMs);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "faults-probe");
+    probes.setDaemon(true);
+    probes.start();
   }
 
   static String withApplicationName(String url, String name) {

@@ -32,6 +32,7 @@ final class WorkerJvm implements AutoCloseable {
   private final CompletableFuture<String> ready = new CompletableFuture<>();
   private final CompletableFuture<Void> stoppedLine = new CompletableFuture<>();
   private final AtomicLong fenced = new AtomicLong();
+  private final ProbeWatch probes = new ProbeWatch();
   private final Thread reader;
 
   private WorkerJvm(String name, Process process, Path log) {
@@ -97,6 +98,8 @@ final class WorkerJvm implements AutoCloseable {
           ready.complete(line);
         } else if (line.startsWith(FaultWorkerMain.FENCED)) {
           fenced.incrementAndGet();
+        } else if (line.startsWith(FaultWorkerMain.PROBE)) {
+          probes.heard(line);
         } else if (line.startsWith(FaultWorkerMain.STOPPED)) {
           stoppedLine.complete(null);
         }
@@ -145,6 +148,49 @@ final class WorkerJvm implements AutoCloseable {
   /** {@return how many fenced writes the child reported (its JobListener.writeFenced calls)} */
   long fencedWrites() {
     return fenced.get();
+  }
+
+  /**
+   * The child's probe lines ({@code FAULTS_PROBE_MS}, R1): {@link ProbeWatch#reset()} starts a
+   * window, {@link ProbeWatch#figures()} reads it.
+   */
+  ProbeWatch probes() {
+    return probes;
+  }
+
+  /** How the child's probe calls went in a window: how many, the slowest, the longest silence. */
+  static final class ProbeWatch {
+    private long count;
+    private long slowestMs;
+    private long lastNanos = System.nanoTime();
+    private long longestGapNanos;
+
+    synchronized void heard(String line) {
+      long now = System.nanoTime();
+      String rest = line.substring(FaultWorkerMain.PROBE.length()).trim();
+      int space = rest.indexOf(' ');
+      count++;
+      slowestMs = Math.max(slowestMs, Long.parseLong(space < 0 ? rest : rest.substring(0, space)));
+      longestGapNanos = Math.max(longestGapNanos, now - lastNanos);
+      lastNanos = now;
+    }
+
+    /** Starts a new window now. */
+    synchronized void reset() {
+      count = 0;
+      slowestMs = 0;
+      longestGapNanos = 0;
+      lastNanos = System.nanoTime();
+    }
+
+    /** The window so far; the silence since the last line counts as a gap. */
+    synchronized Figures figures() {
+      long gap = Math.max(longestGapNanos, System.nanoTime() - lastNanos);
+      return new Figures(count, slowestMs, gap / 1_000_000);
+    }
+
+    /** A window's probes: how many answered, the slowest call, the longest time without one. */
+    record Figures(long count, long slowestMs, long longestGapMs) {}
   }
 
   /** SIGKILL: the process dies at once, no outcome recorded, no lease released. */
