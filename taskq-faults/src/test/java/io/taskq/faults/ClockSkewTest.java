@@ -61,24 +61,14 @@ class ClockSkewTest {
       // A worker frozen past its lease: reclaimed by the database clock, within seconds.
       List<Long> frozenJobs = cluster.enqueue(16, 4000);
       all.addAll(frozenJobs);
-      FaultCluster.await(
-          () -> cluster.runningOn(b).size() >= 2,
-          Duration.ofSeconds(30),
-          "worker b did not start running jobs");
-      List<Long> onB = cluster.runningOn(b);
+      List<Long> onB = cluster.awaitRunningOn(b, 2, Duration.ofSeconds(30));
       b.freeze();
       Duration recovery;
       try {
         recovery =
-            FaultCluster.await(
-                () ->
-                    cluster.count(
-                            "SELECT count(DISTINCT job_id) FROM faults.executions WHERE pid = "
-                                + a.pid()
-                                + " AND attempt > 1 AND job_id IN ("
-                                + join(onB)
-                                + ")")
-                        == onB.size(),
+            cluster.awaitRunAgainOn(
+                a,
+                onB,
                 Duration.ofMinutes(1),
                 "the jobs frozen worker b held (" + onB + ") did not run again on a");
       } finally {
@@ -108,9 +98,5 @@ class ClockSkewTest {
       assertThat(f.lost()).as("jobs lost").isZero();
       assertThat(f.duplicated()).as("jobs run twice at one attempt").isZero();
     }
-  }
-
-  private static String join(List<Long> ids) {
-    return String.join(",", ids.stream().map(String::valueOf).toList());
   }
 }

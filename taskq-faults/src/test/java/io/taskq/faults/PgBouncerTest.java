@@ -47,22 +47,12 @@ class PgBouncerTest {
 
       List<Long> slow = cluster.enqueue(200, 200);
       all.addAll(slow);
-      FaultCluster.await(
-          () -> cluster.runningOn(b).size() >= 2,
-          Duration.ofSeconds(30),
-          "worker b did not start running jobs");
-      List<Long> onB = cluster.runningOn(b);
+      List<Long> onB = cluster.awaitRunningOn(b, 2, Duration.ofSeconds(30));
       b.kill();
       Duration recovery =
-          FaultCluster.await(
-              () ->
-                  cluster.count(
-                          "SELECT count(DISTINCT job_id) FROM faults.executions WHERE pid = "
-                              + a.pid()
-                              + " AND attempt > 1 AND job_id IN ("
-                              + String.join(",", onB.stream().map(String::valueOf).toList())
-                              + ")")
-                      == onB.size(),
+          cluster.awaitRunAgainOn(
+              a,
+              onB,
               Duration.ofMinutes(1),
               "the jobs killed worker b ran (" + onB + ") did not start again on a");
       cluster.awaitDrained(slow, Duration.ofMinutes(2));

@@ -23,27 +23,16 @@ class PostgresRestartTest {
     try (FaultCluster cluster = FaultCluster.start("postgres-restart")) {
       WorkerJvm a = cluster.worker("a");
       WorkerJvm b = cluster.worker("b");
-      List<Long> ids = cluster.enqueue(600, 50);
-      FaultCluster.await(
-          () -> cluster.count("SELECT count(*) FROM faults.executions") >= 50,
-          Duration.ofSeconds(30),
-          "the workers did not start running jobs");
-      long doneBefore = cluster.count("SELECT count(*) FROM taskq.jobs WHERE status = 'succeeded'");
+      List<Long> ids = cluster.enqueueRunning(600, 50, 50);
+      long doneBefore = cluster.succeeded();
       long restartStart = System.nanoTime();
       cluster.postgres().restartImmediately();
       long restartMs = (System.nanoTime() - restartStart) / 1_000_000;
       String restartedAt = cluster.databaseNow();
       long restarted = System.nanoTime();
       Duration firstRun =
-          FaultCluster.await(
-              () ->
-                  cluster.count(
-                          "SELECT count(*) FROM faults.executions WHERE started_at > '"
-                              + restartedAt
-                              + "'")
-                      > 0,
-              Duration.ofSeconds(60),
-              "no job started after the restart");
+          cluster.awaitExecutionAfter(
+              restartedAt, Duration.ofSeconds(60), "no job started after the restart");
       Duration leader =
           FaultCluster.await(
               () -> cluster.producer().operations().leader().isPresent(),
