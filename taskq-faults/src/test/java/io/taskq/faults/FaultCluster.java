@@ -690,4 +690,29 @@ final class FaultCluster implements AutoCloseable {
         limit,
         () -> what + ":" + describe(ids));
   }
+
+  /**
+   * Enqueues 5 jobs every 250 ms (adding their ids to {@code enqueued}) until {@code condition}
+   * holds; fails after {@code limit}. For a wait on something only a job run after a reconnect
+   * shows (a key in a restarted Redis, a thawed worker running again): a fixed batch can drain
+   * elsewhere before that, and then nothing would ever show it (RedisOutageTest's flake: 20 jobs
+   * drained on the fallback while Lettuce was still reconnecting, and the wait for a key ran out).
+   */
+  void awaitWithTraffic(
+      List<Long> enqueued, BooleanSupplier condition, Duration limit, String what) {
+    long start = System.nanoTime();
+    long nextBatch = start;
+    while (!condition.getAsBoolean()) {
+      long now = System.nanoTime();
+      if (now - start > limit.toNanos()) {
+        throw new AssertionError(
+            what + " within " + limit + " (" + enqueued.size() + " jobs enqueued meanwhile)");
+      }
+      if (now >= nextBatch) {
+        enqueued.addAll(enqueue(5, 0));
+        nextBatch = now + Duration.ofMillis(250).toNanos();
+      }
+      sleep(Duration.ofMillis(50));
+    }
+  }
 }

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -63,8 +62,7 @@ class RedisOutageTest {
       long thawedAt = System.nanoTime();
       long keysAtThaw = dbsize(port);
       List<Long> afterThaw = new ArrayList<>();
-      awaitWithTraffic(
-          cluster,
+      cluster.awaitWithTraffic(
           afterThaw,
           () -> dbsize(port) > keysAtThaw,
           Duration.ofSeconds(30),
@@ -80,8 +78,7 @@ class RedisOutageTest {
       cluster.redis().restart();
       long restartedAt = System.nanoTime();
       List<Long> afterRestart = new ArrayList<>();
-      awaitWithTraffic(
-          cluster,
+      cluster.awaitWithTraffic(
           afterRestart,
           () -> dbsize(port) > 0,
           Duration.ofMinutes(1),
@@ -115,35 +112,6 @@ class RedisOutageTest {
       assertThat(reruns).as("attempts that failed because Redis was away").isZero();
       assertThat(f.lost()).as("jobs lost").isZero();
       assertThat(f.duplicated()).as("jobs run twice").isZero();
-    }
-  }
-
-  /**
-   * Enqueues 5 jobs every 250 ms (adding their ids to {@code enqueued}) until {@code condition}
-   * holds; fails after {@code limit}. Redis is used again only by jobs that run after the client
-   * has reconnected: a fixed batch can drain on the fallback before that, and then nothing would
-   * ever write to Redis again (the flake this replaced: 20 jobs drained on the fallback while
-   * Lettuce was still reconnecting, and the wait for a key ran out).
-   */
-  static void awaitWithTraffic(
-      FaultCluster cluster,
-      List<Long> enqueued,
-      BooleanSupplier condition,
-      Duration limit,
-      String what) {
-    long start = System.nanoTime();
-    long nextBatch = start;
-    while (!condition.getAsBoolean()) {
-      long now = System.nanoTime();
-      if (now - start > limit.toNanos()) {
-        throw new AssertionError(
-            what + " within " + limit + " (" + enqueued.size() + " jobs enqueued meanwhile)");
-      }
-      if (now >= nextBatch) {
-        enqueued.addAll(cluster.enqueue(5, 0));
-        nextBatch = now + Duration.ofMillis(250).toNanos();
-      }
-      FaultCluster.sleep(Duration.ofMillis(50));
     }
   }
 
