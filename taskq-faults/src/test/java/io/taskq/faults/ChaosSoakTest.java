@@ -51,6 +51,9 @@ class ChaosSoakTest {
   static final String DURATION = "taskq.faults.soak.duration";
   static final String JOBS = "taskq.faults.soak.jobs";
 
+  /** Only these faults (comma-separated names), to study one kind; all of them by default. */
+  static final String ONLY = "taskq.faults.soak.faults";
+
   /** The faults the schedule draws from. */
   enum Fault {
     WORKER_KILL,
@@ -66,7 +69,7 @@ class ChaosSoakTest {
     REDIS_KILL
   }
 
-  private static final List<Fault> FAULTS = List.of(Fault.values());
+  private static final List<Fault> FAULTS = faults(System.getProperty(ONLY, ""));
   private static final Pattern WORKER_ID = Pattern.compile("worker=(\\S+)");
   private static final Duration RECOVERY_LIMIT = Duration.ofMinutes(2);
 
@@ -85,6 +88,15 @@ class ChaosSoakTest {
       Soak soak = new Soak(cluster, bouncer, random);
       soak.run(duration, budget);
     }
+  }
+
+  private static List<Fault> faults(String only) {
+    if (only.isBlank()) {
+      return List.of(Fault.values());
+    }
+    return java.util.Arrays.stream(only.split(",", -1))
+        .map(name -> Fault.valueOf(name.trim().toUpperCase(java.util.Locale.ROOT)))
+        .toList();
   }
 
   private static Duration parse(String text) {
@@ -114,6 +126,7 @@ class ChaosSoakTest {
     private final AtomicLong enqueueFailures = new AtomicLong();
     private final AtomicBoolean producing = new AtomicBoolean(true);
     private final List<Fault> round = new ArrayList<>();
+    private final Map<String, List<Long>> killRecoveries = new LinkedHashMap<>();
     private long runningAtKills;
     private long runningAtFreezes;
 
@@ -161,7 +174,8 @@ class ChaosSoakTest {
               String.format(
                   "%d s, %d faults injected %s, recovery ms (min/median/max) %s, jobs running on"
                       + " the victim at the kills %d, at the freezes %d, enqueue calls"
-                      + " that failed during faults %d, drained %d ms after the last fault",
+                      + " that failed during faults %d, drained %d ms after the last fault,"
+                      + " WORKER_KILL recovery ms by whether the victim led %s",
                   (faultsEnded - start) / 1_000_000_000L,
                   injected.values().stream().mapToInt(Integer::intValue).sum(),
                   injected,
@@ -169,7 +183,8 @@ class ChaosSoakTest {
                   runningAtKills,
                   runningAtFreezes,
                   enqueueFailures.get(),
-                  drained.toMillis())));
+                  drained.toMillis(),
+                  summary(killRecoveries))));
       assertThat(f.lost()).as("jobs lost").isZero();
       assertThat(f.duplicated()).as("jobs run twice at one attempt or succeeded twice").isZero();
       assertThat(ids.size()).as("jobs enqueued").isGreaterThan(0);
@@ -346,16 +361,70 @@ class ChaosSoakTest {
       int slot = random.nextInt(slots.length);
       WorkerJvm victim = slots[slot];
       String id = workerId(victim);
-      runningAtKills += busy(victim, id);
+      long running = busy(victim, id);
+      runningAtKills += running;
+      String leader = leaderName();
+      boolean led = leader.equals(victim.name());
       victim.kill();
       long at = System.nanoTime();
+      long leaseLeft = leaseLeftMillis(id);
+      long[] newLeaderAt = {-1};
       FaultCluster.await(
-          () -> runningOn(id) == 0,
+          () -> {
+            if (led && newLeaderAt[0] < 0 && otherLeader(victim)) {
+              newLeaderAt[0] = System.nanoTime();
+            }
+            return runningOn(id) == 0;
+          },
           RECOVERY_LIMIT,
           "jobs of killed worker " + victim + " reclaimed");
       long recovery = millisSince(at);
+      killRecoveries
+          .computeIfAbsent(led ? "leader" : "follower", l -> new ArrayList<>())
+          .add(recovery);
+      System.out.printf(
+          "chaos soak: killed %s (leader: %s) with %d jobs running, their leases ending %d ms"
+              + " after the kill: reclaimed in %d ms%s%n",
+          victim,
+          leader,
+          running,
+          leaseLeft,
+          recovery,
+          newLeaderAt[0] < 0
+              ? ""
+              : ", a new leader seen after " + (newLeaderAt[0] - at) / 1_000_000 + " ms");
       restart(slot);
       return recovery;
+    }
+
+    /** The leading worker JVM's name, "none" or "unknown" (the database does not answer). */
+    private String leaderName() {
+      try {
+        return cluster.leader().map(WorkerJvm::name).orElse("none");
+      } catch (RuntimeException e) {
+        return "unknown";
+      }
+    }
+
+    /** How long until the last lease of {@code workerId}'s running jobs ends (database clock). */
+    private long leaseLeftMillis(String workerId) {
+      try {
+        return cluster.count(
+            "SELECT COALESCE((extract(epoch FROM max(lock_expires_at) - clock_timestamp()) * 1000)"
+                + "::bigint, 0) FROM taskq.jobs WHERE status = 'running' AND locked_by = '"
+                + workerId.replace("'", "''")
+                + "'");
+      } catch (RuntimeException e) {
+        return -1;
+      }
+    }
+
+    private boolean otherLeader(WorkerJvm victim) {
+      try {
+        return cluster.leader().map(l -> l != victim).orElse(false);
+      } catch (RuntimeException e) {
+        return false;
+      }
     }
 
     /**
@@ -525,7 +594,12 @@ class ChaosSoakTest {
     }
 
     private String summary() {
-      return recoveries.entrySet().stream()
+      return summary(recoveries);
+    }
+
+    /** Each key's min/median/max. */
+    private static String summary(Map<?, List<Long>> values) {
+      return values.entrySet().stream()
           .map(
               e -> {
                 List<Long> sorted = new ArrayList<>(e.getValue());
