@@ -127,6 +127,7 @@ class ChaosSoakTest {
     private final AtomicBoolean producing = new AtomicBoolean(true);
     private final List<Fault> round = new ArrayList<>();
     private final Map<String, List<Long>> killRecoveries = new LinkedHashMap<>();
+    private long postgresFaultEndedAt = -1;
     private long runningAtKills;
     private long runningAtFreezes;
 
@@ -175,7 +176,7 @@ class ChaosSoakTest {
                   "%d s, %d faults injected %s, recovery ms (min/median/max) %s, jobs running on"
                       + " the victim at the kills %d, at the freezes %d, enqueue calls"
                       + " that failed during faults %d, drained %d ms after the last fault,"
-                      + " WORKER_KILL recovery ms by whether the victim led %s",
+                      + " WORKER_KILL recovery ms by the victim and the leader %s",
                   (faultsEnded - start) / 1_000_000_000L,
                   injected.values().stream().mapToInt(Integer::intValue).sum(),
                   injected,
@@ -322,10 +323,12 @@ class ChaosSoakTest {
           cluster.postgres().freeze();
           FaultCluster.sleep(Duration.ofSeconds(5 + random.nextInt(26)));
           cluster.postgres().thaw();
+          postgresFaultEndedAt = System.nanoTime();
           yield flowing();
         }
         case POSTGRES_RESTART -> {
           cluster.postgres().restartImmediately();
+          postgresFaultEndedAt = System.nanoTime();
           yield flowing();
         }
         case XMIN_PIN -> xminPin();
@@ -365,6 +368,7 @@ class ChaosSoakTest {
       runningAtKills += running;
       String leader = leaderName();
       boolean led = leader.equals(victim.name());
+      long sincePostgres = postgresFaultEndedAt < 0 ? -1 : millisSince(postgresFaultEndedAt);
       victim.kill();
       long at = System.nanoTime();
       long leaseLeft = leaseLeftMillis(id);
@@ -379,14 +383,19 @@ class ChaosSoakTest {
           RECOVERY_LIMIT,
           "jobs of killed worker " + victim + " reclaimed");
       long recovery = millisSince(at);
-      killRecoveries
-          .computeIfAbsent(led ? "leader" : "follower", l -> new ArrayList<>())
-          .add(recovery);
+      // A leader behind PgBouncer gets no connection for a while after PostgreSQL came back
+      // (PgBouncer's server_login_retry), and reclaims only then: keep those kills apart.
+      String kind =
+          led ? "victim led" : leader.startsWith("pooled") ? "leader pooled" : "leader direct";
+      killRecoveries.computeIfAbsent(kind, k -> new ArrayList<>()).add(recovery);
       System.out.printf(
-          "chaos soak: killed %s (leader: %s) with %d jobs running, their leases ending %d ms"
-              + " after the kill: reclaimed in %d ms%s%n",
+          "chaos soak: killed %s (leader: %s; %s) with %d jobs running, their leases ending %d"
+              + " ms after the kill: reclaimed in %d ms%s%n",
           victim,
           leader,
+          sincePostgres < 0
+              ? "no PostgreSQL fault yet"
+              : sincePostgres / 1000 + " s after the last PostgreSQL fault",
           running,
           leaseLeft,
           recovery,
