@@ -25,10 +25,13 @@
 --   * No job_events row: a success never had one (the cancelled job has, as in `complete`).
 -- L7: reservation slots are freed with the transition (D9: under the attempt's token), slot rows
 -- after job rows, as in `complete`; for a job without slots this finds nothing and writes nothing.
+-- X2: the writer says whether any job of the batch may hold slots (only a capped claim hands
+-- them out, with the attempt's new token); when none does, the step is a false one-time filter
+-- and never runs, so the batch pays no probe of reservation_slots_job_idx per job.
 -- L9: batch members are settled as in `complete` (skipped when no job of the batch has a batch).
 -- L5: the result is stored until now + result TTL; a TTL of 0 stores none. B4: clock_timestamp().
 -- Binds: result TTL ms, worker id, then ids bigint[] (ascending), tokens bigint[], results text[];
--- last, the wake channel (a batch hook's wake).
+-- whether any job of the batch may hold slots; last, the wake channel (a batch hook's wake).
 WITH params AS (
   SELECT ?::bigint AS result_ttl_ms, ?::text AS worker_id
 ),
@@ -66,7 +69,8 @@ slots_freed AS (
      SET job_id = NULL, lease_token = NULL, lease_expires_at = NULL,
          last_used_at = clock_timestamp()
     FROM done
-   WHERE s.job_id = done.id
+   WHERE ?::boolean
+     AND s.job_id = done.id
      AND s.lease_token = done.token
 ),
 attempts AS (

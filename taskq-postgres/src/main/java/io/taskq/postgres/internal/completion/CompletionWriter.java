@@ -24,7 +24,8 @@ import javax.sql.DataSource;
  *
  * <p>A batch of successes only takes the lean path ({@code complete_succeeded} in {@code
  * completion_success.sql}, X2): no locking step, no attempt row for a success (the job row is its
- * record, V011); any other batch takes {@code complete} in {@code completion.sql}.
+ * record, V011), and no look for reservation slots unless one of its jobs may hold some (L7); any
+ * other batch takes {@code complete} in {@code completion.sql}.
  */
 public final class CompletionWriter {
   private final DataSource dataSource;
@@ -115,7 +116,10 @@ public final class CompletionWriter {
     s.setString(12, wakeChannel);
   }
 
-  /** The lean path's binds, the batch in job id order (L4: the order its rows are locked in). */
+  /**
+   * The lean path's binds, the batch in job id order (L4: the order its rows are locked in). The
+   * slot step runs only when a job of the batch may hold slots (L7): most batches hold none.
+   */
   private void bindSuccesses(Connection c, PreparedStatement s, List<Completion> batch)
       throws SQLException {
     List<Completion> sorted = new ArrayList<>(batch);
@@ -135,7 +139,8 @@ public final class CompletionWriter {
     s.setArray(3, array(c, "bigint", ids));
     s.setArray(4, array(c, "bigint", tokens));
     s.setArray(5, array(c, "text", results));
-    s.setString(6, wakeChannel);
+    s.setBoolean(6, sorted.stream().anyMatch(done -> done.job().holdsSlots()));
+    s.setString(7, wakeChannel);
   }
 
   private static Array array(Connection c, String type, Object[] values) throws SQLException {

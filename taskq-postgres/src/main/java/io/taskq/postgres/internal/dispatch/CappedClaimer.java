@@ -12,9 +12,11 @@ import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
@@ -209,10 +211,12 @@ final class CappedClaimer {
       s.setArray(4, tx.createArrayOf("bigint", slotIds.toArray()));
       s.setArray(5, tx.createArrayOf("bigint", slotJobs.toArray()));
       List<ClaimedJob> jobs = new ArrayList<>(chosen.size());
+      Set<Long> holders = new HashSet<>(slotJobs);
       long assigned = 0;
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          jobs.add(JobClaimer.read(rs));
+          // L7: only a job handed a slot here holds any (its lease token is new with this claim).
+          jobs.add(JobClaimer.read(rs, holders.contains(rs.getLong("id"))));
           assigned = rs.getLong("slots_assigned");
         }
       }

@@ -17,6 +17,9 @@ import org.jspecify.annotations.Nullable;
  *     some)
  * @param attemptTimeoutMillis the job's own per-attempt timeout (A6, {@code attempt_timeout_ms}), 0
  *     when it has none (the actor's applies)
+ * @param holdsSlots whether this attempt may hold reservation slots (L7): true unless the claim
+ *     knows it handed the attempt none (the plain claim never does; the capped claim says per job),
+ *     so only then does recording its outcome look for slots to free
  */
 public record ClaimedJob(
     long id,
@@ -32,7 +35,42 @@ public record ClaimedJob(
     boolean cancelRequested,
     Instant startedAt,
     Map<String, String> labels,
-    long attemptTimeoutMillis) {
+    long attemptTimeoutMillis,
+    boolean holdsSlots) {
+
+  /** A claimed job that may hold reservation slots. */
+  public ClaimedJob(
+      long id,
+      String actor,
+      String queue,
+      int priority,
+      Instant runAt,
+      String payload,
+      int attempt,
+      int maxAttempts,
+      long leaseToken,
+      @Nullable Instant deadline,
+      boolean cancelRequested,
+      Instant startedAt,
+      Map<String, String> labels,
+      long attemptTimeoutMillis) {
+    this(
+        id,
+        actor,
+        queue,
+        priority,
+        runAt,
+        payload,
+        attempt,
+        maxAttempts,
+        leaseToken,
+        deadline,
+        cancelRequested,
+        startedAt,
+        labels,
+        attemptTimeoutMillis,
+        true);
+  }
 
   /** A claimed job without its own attempt timeout. */
   public ClaimedJob(
@@ -63,7 +101,7 @@ public record ClaimedJob(
         cancelRequested,
         startedAt,
         labels,
-        0);
+        0L);
   }
 
   /** A claimed job without labels. */
@@ -94,5 +132,27 @@ public record ClaimedJob(
         cancelRequested,
         startedAt,
         Map.of());
+  }
+
+  /** This claim with {@link #holdsSlots} as given. */
+  public ClaimedJob withHoldsSlots(boolean holds) {
+    return holds == holdsSlots
+        ? this
+        : new ClaimedJob(
+            id,
+            actor,
+            queue,
+            priority,
+            runAt,
+            payload,
+            attempt,
+            maxAttempts,
+            leaseToken,
+            deadline,
+            cancelRequested,
+            startedAt,
+            labels,
+            attemptTimeoutMillis,
+            holds);
   }
 }

@@ -108,7 +108,7 @@ public final class JobClaimer {
       List<ClaimedJob> jobs = new ArrayList<>(limit);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          jobs.add(read(rs));
+          jobs.add(read(rs, false));
         }
       }
       jobs.sort(CLAIM_ORDER);
@@ -116,7 +116,13 @@ public final class JobClaimer {
     }
   }
 
-  public static ClaimedJob read(ResultSet rs) throws SQLException {
+  /**
+   * The claimed job of the current row of a claim's result ({@code claim} or {@code claim_chosen}).
+   *
+   * @param holdsSlots whether the claim handed this attempt reservation slots (the plain claim
+   *     never does)
+   */
+  public static ClaimedJob read(ResultSet rs, boolean holdsSlots) throws SQLException {
     return new ClaimedJob(
         rs.getLong("id"),
         rs.getString("actor"),
@@ -131,7 +137,8 @@ public final class JobClaimer {
         rs.getBoolean("cancel_requested"),
         instant(rs, "started_at"),
         labels(rs),
-        rs.getLong("attempt_timeout_ms"));
+        rs.getLong("attempt_timeout_ms"),
+        holdsSlots);
   }
 
   /** The labels, read only when the claim returned some ({@code label_keys} is null otherwise). */

@@ -197,7 +197,8 @@ public final class InlineRunner {
       s.setLong(3, id);
       s.setArray(4, c.createArrayOf("text", actorNames));
       try (ResultSet rs = s.executeQuery()) {
-        return rs.next() ? JobClaimer.read(rs) : null;
+        // No reservation slots: inline attempts never take any.
+        return rs.next() ? JobClaimer.read(rs, false) : null;
       }
     }
   }

@@ -109,6 +109,14 @@ public final class RunningJob implements JobContext {
     return claim.leaseToken();
   }
 
+  /**
+   * Whether this attempt may hold reservation slots (L7), which recording its outcome must free;
+   * false only when its claim handed it none.
+   */
+  public boolean holdsSlots() {
+    return claim.holdsSlots();
+  }
+
   /** The payload's JSON text. */
   public String payload() {
     return claim.payload();

@@ -1,11 +1,19 @@
 package io.taskq.postgres.internal.completion;
 
+import static java.util.stream.Collectors.joining;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import io.taskq.Actor;
+import io.taskq.JobContext;
+import io.taskq.PayloadCodec;
 import io.taskq.SchemaName;
 import io.taskq.postgres.internal.FaultSeam;
 import io.taskq.postgres.internal.NamedStatements;
+import io.taskq.postgres.internal.caps.ConcurrencyCaps;
+import io.taskq.postgres.internal.caps.ReservationRegistry;
 import io.taskq.postgres.internal.dispatch.ClaimedJob;
+import io.taskq.postgres.internal.dispatch.JobClaimer;
 import io.taskq.postgres.internal.execution.Completion;
 import io.taskq.postgres.internal.execution.Outcome;
 import io.taskq.postgres.internal.execution.RunningJob;
@@ -15,10 +23,13 @@ import io.taskq.testing.TestServices;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -171,7 +182,8 @@ class SuccessPathTest {
         ps.setArray(3, c.createArrayOf("bigint", ids));
         ps.setArray(4, c.createArrayOf("bigint", tokens));
         ps.setArray(5, c.createArrayOf("text", new String[ids.length]));
-        ps.setString(6, "wake");
+        ps.setBoolean(6, true);
+        ps.setString(7, "wake");
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
             plan.append(rs.getString(1)).append('\n');
@@ -184,6 +196,138 @@ class SuccessPathTest {
     assertThat(plan.toString())
         .contains("Index Scan using jobs_pkey on jobs j")
         .doesNotContain("jobs_running_idx");
+  }
+
+  /**
+   * L7: a success frees the reservation slots its attempt holds, also in a batch beside jobs that
+   * hold none: the batch's slot step is chosen by what the capped claim handed out.
+   */
+  @Test
+  @Tag("L7")
+  void aCappedJobsSlot_isFreedWithItsSuccess_inABatchBesideAJobWithoutSlots(TestServices services)
+      throws Exception {
+    rows.db().execute(rows.sql("TRUNCATE {schema}.reservation_slots"));
+    rows.jobs(1).actor("capped").status("pending").insert();
+    rows.jobs(1).actor("mailer").status("pending").insert();
+    List<ClaimedJob> claimed =
+        cappedClaimer(services).claim(List.of("default"), List.of("capped", "mailer"), 10);
+    assertThat(claimed)
+        .extracting(ClaimedJob::actor, ClaimedJob::holdsSlots)
+        .containsExactlyInAnyOrder(tuple("capped", true), tuple("mailer", false));
+    assertThat(heldSlots()).isEqualTo(1);
+
+    List<Completion> batch = new ArrayList<>();
+    for (ClaimedJob claim : claimed) {
+      batch.add(new Completion(new RunningJob(claim), Outcome.succeeded(null)));
+    }
+    assertThat(writer.write(batch)).extracting(RecordedOutcome::status).containsOnly("succeeded");
+
+    assertThat(heldSlots()).as("slots still held after the success").isZero();
+  }
+
+  /**
+   * X1/X2: a batch whose jobs hold no reservation slots never probes {@code reservation_slots} (the
+   * slot step is a false one-time filter), custom and generic; a batch that may hold some probes it
+   * once per job.
+   */
+  @Test
+  @Tag("X1")
+  @Tag("X2")
+  void aBatchHoldingNoSlots_neverProbesTheSlots_customAndGeneric(TestServices services)
+      throws Exception {
+    List<RunningJob> jobs = running(rows.jobs(256).owner(WORKER).leaseIn(Duration.ofMinutes(5)));
+    for (String mode : List.of("force_custom_plan", "force_generic_plan")) {
+      List<String> slotScans = slotScans(explainSuccess(services, mode, jobs, false));
+      assertThat(slotScans)
+          .as(mode)
+          .allSatisfy(line -> assertThat(line).contains("never executed"));
+
+      List<String> holding = slotScans(explainSuccess(services, mode, jobs, true));
+      assertThat(holding).as(mode).anySatisfy(line -> assertThat(line).contains("loops=256"));
+    }
+  }
+
+  private long heldSlots() {
+    return rows.one("SELECT count(*) FROM {schema}.reservation_slots WHERE job_id IS NOT NULL");
+  }
+
+  private static JobClaimer cappedClaimer(TestServices services) {
+    SchemaName schema = SchemaName.of(services.schema());
+    Actor<String> capped =
+        Actor.builder("capped", PayloadCodec.rawJson(), (String json, JobContext ctx) -> null)
+            .maxConcurrency(1)
+            .build();
+    Actor<String> mailer =
+        Actor.builder("mailer", PayloadCodec.rawJson(), (String json, JobContext ctx) -> null)
+            .build();
+    return new JobClaimer(
+        services.dataSource(),
+        NamedStatements.load("io/taskq/postgres/sql/claim.sql", schema),
+        WORKER,
+        Duration.ofMinutes(5),
+        new FaultSeam("claim"),
+        NamedStatements.load("io/taskq/postgres/sql/caps.sql", schema),
+        ConcurrencyCaps.of(Map.of(), List.of(capped, mailer)),
+        new ReservationRegistry(100, Duration.ofHours(1), InstantSource.system()));
+  }
+
+  /** The plan's scan lines of {@code reservation_slots} and its indexes. */
+  private static List<String> slotScans(String plan) {
+    return plan.lines().filter(l -> l.contains("Scan") && l.contains("reservation_slots")).toList();
+  }
+
+  /**
+   * {@code complete_succeeded} for {@code jobs} under {@code EXPLAIN ANALYZE}, prepared on the
+   * server in the given plan-cache mode, then rolled back.
+   */
+  private String explainSuccess(
+      TestServices services, String mode, List<RunningJob> jobs, boolean holdsSlots)
+      throws Exception {
+    String ids = jobs.stream().map(j -> String.valueOf(j.jobId())).collect(joining(","));
+    String tokens = jobs.stream().map(j -> String.valueOf(j.leaseToken())).collect(joining(","));
+    StringBuilder plan = new StringBuilder();
+    try (Connection c = services.dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      c.setAutoCommit(false);
+      try {
+        s.execute("SET LOCAL plan_cache_mode = " + mode);
+        s.execute(prepared(successSql(services)));
+        String args =
+            "0, '%s', '{%s}', '{%s}', NULL, %s, 'wake'".formatted(WORKER, ids, tokens, holdsSlots);
+        try (ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE) EXECUTE x2_success(" + args + ")")) {
+          while (rs.next()) {
+            plan.append(rs.getString(1)).append('\n');
+          }
+        }
+      } finally {
+        c.rollback();
+        s.execute("DEALLOCATE ALL");
+        c.setAutoCommit(true);
+      }
+    }
+    return plan.toString();
+  }
+
+  private static String successSql(TestServices services) {
+    return NamedStatements.load(
+            "io/taskq/postgres/sql/completion_success.sql", SchemaName.of(services.schema()))
+        .get("complete_succeeded");
+  }
+
+  /** {@code sql} as {@code PREPARE x2_success}, its binds numbered in order. */
+  private static String prepared(String sql) {
+    StringBuilder numbered = new StringBuilder();
+    int n = 0;
+    for (int i = 0; i < sql.length(); i++) {
+      char ch = sql.charAt(i);
+      if (ch == '?') {
+        numbered.append('$').append(++n);
+      } else {
+        numbered.append(ch);
+      }
+    }
+    return "PREPARE x2_success (bigint, text, bigint[], bigint[], text[], boolean, text) AS "
+        + numbered;
   }
 
   private List<RunningJob> running(SweepRows.Jobs jobs) {
