@@ -367,11 +367,47 @@ class ChaosSoakTest {
       long running = busy(victim, id);
       runningAtKills += running;
       String leader = leaderName();
-      boolean led = leader.equals(victim.name());
       long sincePostgres = postgresFaultEndedAt < 0 ? -1 : millisSince(postgresFaultEndedAt);
       victim.kill();
       long at = System.nanoTime();
       long leaseLeft = leaseLeftMillis(id);
+      long newLeader = awaitReclaimed(victim, id, leader.equals(victim.name()), at);
+      long recovery = millisSince(at);
+      noteKill(new Kill(victim, leader, sincePostgres, running, leaseLeft, recovery, newLeader));
+      restart(slot);
+      return recovery;
+    }
+
+    /**
+     * One kill: the leader then, how long after the last PostgreSQL fault it came (-1: none yet),
+     * the jobs running on the victim, when their leases ended and they were reclaimed, and when
+     * another JVM was seen leading (-1: the victim did not lead), in ms after the kill.
+     */
+    private record Kill(
+        WorkerJvm victim,
+        String leader,
+        long sincePostgresMs,
+        long running,
+        long leaseLeftMs,
+        long recoveryMs,
+        long newLeaderMs) {
+      /**
+       * The split of the recoveries. A leader behind PgBouncer gets no connection for a while after
+       * PostgreSQL came back (PgBouncer's server_login_retry), and reclaims only then.
+       */
+      String kind() {
+        if (leader.equals(victim.name())) {
+          return "victim led";
+        }
+        return leader.startsWith("pooled") ? "leader pooled" : "leader direct";
+      }
+    }
+
+    /**
+     * Waits until no job runs under the killed {@code victim}'s worker id; returns when another JVM
+     * was first seen leading, in ms after {@code at}, if the victim {@code led} (else -1).
+     */
+    private long awaitReclaimed(WorkerJvm victim, String id, boolean led, long at) {
       long[] newLeaderAt = {-1};
       FaultCluster.await(
           () -> {
@@ -382,28 +418,23 @@ class ChaosSoakTest {
           },
           RECOVERY_LIMIT,
           "jobs of killed worker " + victim + " reclaimed");
-      long recovery = millisSince(at);
-      // A leader behind PgBouncer gets no connection for a while after PostgreSQL came back
-      // (PgBouncer's server_login_retry), and reclaims only then: keep those kills apart.
-      String kind =
-          led ? "victim led" : leader.startsWith("pooled") ? "leader pooled" : "leader direct";
-      killRecoveries.computeIfAbsent(kind, k -> new ArrayList<>()).add(recovery);
+      return newLeaderAt[0] < 0 ? -1 : (newLeaderAt[0] - at) / 1_000_000;
+    }
+
+    private void noteKill(Kill k) {
+      killRecoveries.computeIfAbsent(k.kind(), kind -> new ArrayList<>()).add(k.recoveryMs());
       System.out.printf(
           "chaos soak: killed %s (leader: %s; %s) with %d jobs running, their leases ending %d"
               + " ms after the kill: reclaimed in %d ms%s%n",
-          victim,
-          leader,
-          sincePostgres < 0
+          k.victim(),
+          k.leader(),
+          k.sincePostgresMs() < 0
               ? "no PostgreSQL fault yet"
-              : sincePostgres / 1000 + " s after the last PostgreSQL fault",
-          running,
-          leaseLeft,
-          recovery,
-          newLeaderAt[0] < 0
-              ? ""
-              : ", a new leader seen after " + (newLeaderAt[0] - at) / 1_000_000 + " ms");
-      restart(slot);
-      return recovery;
+              : k.sincePostgresMs() / 1000 + " s after the last PostgreSQL fault",
+          k.running(),
+          k.leaseLeftMs(),
+          k.recoveryMs(),
+          k.newLeaderMs() < 0 ? "" : ", a new leader seen after " + k.newLeaderMs() + " ms");
     }
 
     /** The leading worker JVM's name, "none" or "unknown" (the database does not answer). */
