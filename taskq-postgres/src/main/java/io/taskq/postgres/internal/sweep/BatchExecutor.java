@@ -20,7 +20,10 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>capture the transaction's {@code statement_timeout} and apply the batch's with {@code
  *       set_config('statement_timeout', ms, true)}: SET LOCAL semantics, a bindable value, one
- *       statement (B2, B3). The timeout is the enforcement; the batch size is only a tuning value;
+ *       statement (B2, B3), which also bounds the time the transaction may sit idle between the
+ *       batch's statements ({@code idle_in_transaction_session_timeout}, the same value), so a
+ *       frozen client's open batch is ended by the server. The timeout is the enforcement; the
+ *       batch size is only a tuning value;
  *   <li>take the {@link BatchFence} (the leader fence, D8);
  *   <li>run the sweep's constant number of statements (B1);
  *   <li>restore the captured timeout, still inside the transaction, then commit (or release the
@@ -119,26 +122,29 @@ public final class BatchExecutor {
       throw new IllegalArgumentException(
           "batchSize of sweep " + sweep.sweepName() + " must be at least 1, was " + batchSize);
     }
-    String previous = applyTimeout(tx, timeoutMs);
+    String[] previous = applyTimeout(tx, timeoutMs);
     fence.take(tx);
     int rows = sweep.run(tx, batchSize);
     restoreTimeout(tx, previous);
     return rows;
   }
 
-  private String applyTimeout(Connection tx, String timeoutMs) throws SQLException {
+  /** Applies the batch's bounds; returns the statement and idle timeouts they replaced. */
+  private String[] applyTimeout(Connection tx, String timeoutMs) throws SQLException {
     try (PreparedStatement ps = tx.prepareStatement(sql.get("apply_timeout"))) {
       ps.setString(1, timeoutMs);
+      ps.setString(2, timeoutMs);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
-        return rs.getString(1);
+        return new String[] {rs.getString("previous"), rs.getString("previous_idle")};
       }
     }
   }
 
-  private void restoreTimeout(Connection tx, String previous) throws SQLException {
+  private void restoreTimeout(Connection tx, String[] previous) throws SQLException {
     try (PreparedStatement ps = tx.prepareStatement(sql.get("restore_timeout"))) {
-      ps.setString(1, previous);
+      ps.setString(1, previous[0]);
+      ps.setString(2, previous[1]);
       ps.executeQuery().close();
     }
   }

@@ -243,6 +243,70 @@ class BatchExecutorTest {
   }
 
   @Test
+  @Tag("B2")
+  @Tag("R7")
+  void aBatchWhoseClientStopsBetweenItsStatements_isEndedByTheServer_andCommitsNothing() {
+    rows.jobs(1).status("pending").insert();
+    SweepBatch stalled =
+        new SweepBatch() {
+          @Override
+          public String sweepName() {
+            return "stalled";
+          }
+
+          @Override
+          public int run(Connection tx, int batchSize) throws SQLException {
+            try (Statement s = tx.createStatement()) {
+              s.executeUpdate(rows.sql("UPDATE {schema}.jobs SET status = 'failed'"));
+            }
+            // A frozen JVM: the transaction sits idle, holding its locks, past the batch's bound.
+            sleep(Duration.ofMillis(1500));
+            try (Statement s = tx.createStatement()) {
+              s.execute("SELECT 1");
+            }
+            return 1;
+          }
+        };
+
+    assertThatThrownBy(
+            () ->
+                executor.runInOwnTransaction(
+                    dataSource, stalled, 10, Duration.ofMillis(300), BatchFence.NONE))
+        .as("the server ends a batch left idle past its timeout")
+        .isInstanceOf(SQLException.class);
+    assertThat(rows.count("status = 'pending'")).isEqualTo(1);
+  }
+
+  @Test
+  @Tag("B3")
+  void aBatchNestedInACallersTransaction_leavesTheCallersIdleBoundUnchanged() throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try (Statement s = c.createStatement()) {
+        s.execute("SET LOCAL idle_in_transaction_session_timeout = '54321ms'");
+      }
+
+      executor.runNested(c, new TimeoutProbe(false), 10, TIMEOUT, BatchFence.NONE);
+
+      try (Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SHOW idle_in_transaction_session_timeout")) {
+        rs.next();
+        assertThat(rs.getString(1)).isEqualTo("54321ms");
+      }
+      c.commit();
+    }
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
   void aRefusingFence_stopsTheBatchBeforeItsStatements() {
     rows.jobs(1).status("pending").insert();
     BatchFence refuse =
