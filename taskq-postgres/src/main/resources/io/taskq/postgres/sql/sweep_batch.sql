@@ -1,7 +1,7 @@
 -- The bounded-batch envelope every sweep batch runs in (B2, B3). Used by
 -- io.taskq.postgres.internal.sweep.BatchExecutor.
 
--- name: apply_timeout
+-- name: apply_batch_bounds
 -- B3: capture the transaction's statement_timeout and idle_in_transaction_session_timeout, then
 -- apply the batch's timeout to both with SET LOCAL semantics and a bindable value (set_config(...,
 -- true)); never a session-level SET on a pooled connection. The idle bound is for a client that
@@ -17,10 +17,25 @@ SELECT c.previous, c.previous_idle, set_config('statement_timeout', ?, true),
                current_setting('idle_in_transaction_session_timeout') AS previous_idle
         OFFSET 0) c;
 
--- name: restore_timeout
+-- name: restore_batch_bounds
 -- B3: the success path puts the captured values back inside the still-open transaction, so a
 -- sweep nested in a caller's transaction (a savepoint) does not leak its bounds onto the caller's
 -- later statements. The error path needs no restore: rolling back (to the savepoint) restores them.
 -- Binds: the captured statement_timeout, the captured idle_in_transaction_session_timeout.
 SELECT set_config('statement_timeout', ?, true),
        set_config('idle_in_transaction_session_timeout', ?, true);
+
+-- name: apply_timeout
+-- B3: the statement_timeout alone, for the cron tick's shared budget (TickBudget), which applies
+-- what is left of it before each statement: capture the transaction's statement_timeout, then
+-- apply the given one with SET LOCAL semantics (OFFSET 0: the captured value is the one from
+-- before the change). The tick's Java work between statements (planning, interceptors) is bounded
+-- by the budget check before the next statement, not by an idle bound.
+-- Binds: the timeout in milliseconds, as text.
+SELECT c.previous, set_config('statement_timeout', ?, true)
+  FROM (SELECT current_setting('statement_timeout') AS previous OFFSET 0) c;
+
+-- name: restore_timeout
+-- B3: puts the statement_timeout apply_timeout captured back inside the still-open transaction.
+-- Binds: the captured value.
+SELECT set_config('statement_timeout', ?, true);

@@ -131,7 +131,7 @@ public final class BatchExecutor {
 
   /** Applies the batch's bounds; returns the statement and idle timeouts they replaced. */
   private String[] applyTimeout(Connection tx, String timeoutMs) throws SQLException {
-    try (PreparedStatement ps = tx.prepareStatement(sql.get("apply_timeout"))) {
+    try (PreparedStatement ps = tx.prepareStatement(sql.get("apply_batch_bounds"))) {
       ps.setString(1, timeoutMs);
       ps.setString(2, timeoutMs);
       try (ResultSet rs = ps.executeQuery()) {
@@ -142,7 +142,7 @@ public final class BatchExecutor {
   }
 
   private void restoreTimeout(Connection tx, String[] previous) throws SQLException {
-    try (PreparedStatement ps = tx.prepareStatement(sql.get("restore_timeout"))) {
+    try (PreparedStatement ps = tx.prepareStatement(sql.get("restore_batch_bounds"))) {
       ps.setString(1, previous[0]);
       ps.setString(2, previous[1]);
       ps.executeQuery().close();
