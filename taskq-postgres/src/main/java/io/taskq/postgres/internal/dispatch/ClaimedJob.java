@@ -133,26 +133,4 @@ public record ClaimedJob(
         startedAt,
         Map.of());
   }
-
-  /** This claim with {@link #holdsSlots} as given. */
-  public ClaimedJob withHoldsSlots(boolean holds) {
-    return holds == holdsSlots
-        ? this
-        : new ClaimedJob(
-            id,
-            actor,
-            queue,
-            priority,
-            runAt,
-            payload,
-            attempt,
-            maxAttempts,
-            leaseToken,
-            deadline,
-            cancelRequested,
-            startedAt,
-            labels,
-            attemptTimeoutMillis,
-            holds);
-  }
 }
