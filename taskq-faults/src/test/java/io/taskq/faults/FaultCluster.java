@@ -371,6 +371,11 @@ final class FaultCluster implements AutoCloseable {
     return Duration.ofNanos(System.nanoTime() - start);
   }
 
+  /** Milliseconds since {@code since}, a {@link System#nanoTime()} reading. */
+  static long elapsedMs(long since) {
+    return (System.nanoTime() - since) / 1_000_000;
+  }
+
   static void sleep(Duration d) {
     try {
       Thread.sleep(d.toMillis());

@@ -3,7 +3,6 @@ package io.taskq.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskq.JobRequest;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +53,7 @@ class LeaderFrozenTest {
                 "no other JVM became maintenance leader while the leader "
                     + leader
                     + " was frozen");
-        long newLeaderMs = elapsedMs(frozenAt);
+        long newLeaderMs = FaultCluster.elapsedMs(frozenAt);
         String in = String.join(",", onLeader.stream().map(String::valueOf).toList());
         FaultCluster.await(
             () ->
@@ -67,13 +66,13 @@ class LeaderFrozenTest {
             () ->
                 "the frozen leader's jobs were not reclaimed and run:"
                     + cluster.describe(onLeader));
-        long reclaimedMs = elapsedMs(frozenAt);
+        long reclaimedMs = FaultCluster.elapsedMs(frozenAt);
         List<Long> delayed = cluster.enqueueDelayed(10, 0, Duration.ofSeconds(1));
         ids.addAll(delayed);
         Duration promoted = cluster.awaitDrained(delayed, Duration.ofSeconds(30));
         leader.thaw();
         FaultCluster.await(
-            () -> logOf(leader).contains("stepping down as maintenance leader"),
+            () -> leader.logText().contains("stepping down as maintenance leader"),
             Duration.ofSeconds(30),
             () -> "the thawed old leader did not step down; see " + leader.log());
         assertThat(cluster.leader()).as("the leader after the thaw").contains(next);
@@ -109,17 +108,5 @@ class LeaderFrozenTest {
         limit,
         what);
     return seen[0];
-  }
-
-  private static String logOf(WorkerJvm w) {
-    try {
-      return Files.readString(w.log());
-    } catch (java.io.IOException e) {
-      return "";
-    }
-  }
-
-  private static long elapsedMs(long since) {
-    return (System.nanoTime() - since) / 1_000_000;
   }
 }

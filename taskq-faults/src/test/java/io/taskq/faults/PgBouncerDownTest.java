@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskq.JobRequest;
 import io.taskq.testing.servers.PrivatePgBouncer;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -75,15 +74,15 @@ class PgBouncerDownTest {
         () -> cluster.leader().filter(direct::equals).isPresent(),
         Duration.ofSeconds(40),
         "worker b did not become maintenance leader after the PgBouncer of the leader a stopped");
-    long newLeaderMs = elapsedMs(stoppedAt);
+    long newLeaderMs = FaultCluster.elapsedMs(stoppedAt);
     awaitRunAgain(cluster, onPooled);
-    long reclaimedMs = elapsedMs(stoppedAt);
+    long reclaimedMs = FaultCluster.elapsedMs(stoppedAt);
     List<Long> delayed = cluster.enqueueDelayed(10, 0, Duration.ofSeconds(1));
     ids.addAll(delayed);
     Duration promoted = cluster.awaitDrained(delayed, Duration.ofSeconds(30));
     cluster.awaitDrained(ids, Duration.ofSeconds(60));
     FaultCluster.await(
-        () -> logOf(pooled).contains("stepping down as maintenance leader"),
+        () -> pooled.logText().contains("stepping down as maintenance leader"),
         Duration.ofSeconds(60),
         () -> "worker a did not log its step-down; see " + pooled.log());
     assertThat(cluster.leader()).as("the leader at the end").contains(direct);
@@ -136,17 +135,5 @@ class PgBouncerDownTest {
                 == onPooled.size(),
         Duration.ofSeconds(30),
         () -> "the jobs of worker a were not reclaimed and run:" + cluster.describe(onPooled));
-  }
-
-  private static String logOf(WorkerJvm w) {
-    try {
-      return Files.readString(w.log());
-    } catch (java.io.IOException e) {
-      return "";
-    }
-  }
-
-  private static long elapsedMs(long since) {
-    return (System.nanoTime() - since) / 1_000_000;
   }
 }

@@ -60,8 +60,8 @@ class WorkerFreezeTest {
                   "b's jobs were not reclaimed and run on a while b was frozen:"
                       + cluster.describe(onB));
       // Past the lease, and past the 6 s after which b's worker row is stale.
-      FaultCluster.sleep(Duration.ofMillis(Math.max(0, 7000 - elapsedMs(frozenAt))));
-      long frozenFor = elapsedMs(frozenAt);
+      FaultCluster.sleep(Duration.ofMillis(Math.max(0, 7000 - FaultCluster.elapsedMs(frozenAt))));
+      long frozenFor = FaultCluster.elapsedMs(frozenAt);
       assertThat(cluster.runningOn(a))
           .as(
               "a's reclaiming runs still going when b is thawed (else this tests the status fence"
@@ -197,10 +197,6 @@ class WorkerFreezeTest {
       }
     }
     return out;
-  }
-
-  private static long elapsedMs(long since) {
-    return (System.nanoTime() - since) / 1_000_000;
   }
 
   private static String join(List<Long> ids) {

@@ -141,6 +141,15 @@ final class WorkerJvm implements AutoCloseable {
     return log;
   }
 
+  /** What the worker has logged so far; empty when the log cannot be read (yet). */
+  String logText() {
+    try {
+      return java.nio.file.Files.readString(log);
+    } catch (java.io.IOException e) {
+      return "";
+    }
+  }
+
   boolean isAlive() {
     return process.isAlive();
   }
