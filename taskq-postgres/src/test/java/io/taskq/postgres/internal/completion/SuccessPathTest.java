@@ -17,6 +17,7 @@ import io.taskq.postgres.internal.dispatch.JobClaimer;
 import io.taskq.postgres.internal.execution.Completion;
 import io.taskq.postgres.internal.execution.Outcome;
 import io.taskq.postgres.internal.execution.RunningJob;
+import io.taskq.postgres.testing.PreparedSql;
 import io.taskq.postgres.testing.SweepRows;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
@@ -291,7 +292,11 @@ class SuccessPathTest {
       c.setAutoCommit(false);
       try {
         s.execute("SET LOCAL plan_cache_mode = " + mode);
-        s.execute(prepared(successSql(services)));
+        s.execute(
+            PreparedSql.prepare(
+                "x2_success",
+                "bigint, text, bigint[], bigint[], text[], boolean, text",
+                successSql(services)));
         String args =
             "0, '%s', '{%s}', '{%s}', NULL, %s, 'wake'".formatted(WORKER, ids, tokens, holdsSlots);
         try (ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE) EXECUTE x2_success(" + args + ")")) {
@@ -312,22 +317,6 @@ class SuccessPathTest {
     return NamedStatements.load(
             "io/taskq/postgres/sql/completion_success.sql", SchemaName.of(services.schema()))
         .get("complete_succeeded");
-  }
-
-  /** {@code sql} as {@code PREPARE x2_success}, its binds numbered in order. */
-  private static String prepared(String sql) {
-    StringBuilder numbered = new StringBuilder();
-    int n = 0;
-    for (int i = 0; i < sql.length(); i++) {
-      char ch = sql.charAt(i);
-      if (ch == '?') {
-        numbered.append('$').append(++n);
-      } else {
-        numbered.append(ch);
-      }
-    }
-    return "PREPARE x2_success (bigint, text, bigint[], bigint[], text[], boolean, text) AS "
-        + numbered;
   }
 
   private List<RunningJob> running(SweepRows.Jobs jobs) {

@@ -6,6 +6,7 @@ import io.taskq.SchemaName;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.migrate.Migrations;
 import io.taskq.postgres.testing.Db;
+import io.taskq.postgres.testing.PreparedSql;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
 import java.sql.Connection;
@@ -133,7 +134,9 @@ class ClaimPlanTest {
                     + " SELECT 'b', 'default', 'pending', -1, '{}', now() - interval '2 hours',"
                     + " 3, 'constant', 1, 1, 0 FROM generate_series(1, 3)",
                 schema));
-        s.execute(prepare("claim_merge", "text[], text[], integer, text, bigint", claimSql()));
+        s.execute(
+            PreparedSql.prepare(
+                "claim_merge", "text[], text[], integer, text, bigint", claimSql()));
         List<String> actors = new ArrayList<>();
         try (ResultSet rs =
             s.executeQuery("EXECUTE claim_merge('{default}', '{a,b}', 10, 'w1', 30000)")) {
@@ -292,7 +295,7 @@ class ClaimPlanTest {
         s.execute("SET LOCAL auto_explain.log_analyze = on");
         s.execute("SET LOCAL client_min_messages = log");
         s.execute("SET LOCAL plan_cache_mode = " + mode);
-        s.execute(prepare("x1_plan", types, sql));
+        s.execute(PreparedSql.prepare("x1_plan", types, sql));
         s.clearWarnings();
         List<String> plan = new ArrayList<>();
         try (ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE) EXECUTE x1_plan(" + args + ")")) {
@@ -310,20 +313,6 @@ class ClaimPlanTest {
         c.setAutoCommit(true);
       }
     }
-  }
-
-  private static String prepare(String name, String types, String sql) {
-    StringBuilder numbered = new StringBuilder();
-    int n = 0;
-    for (int i = 0; i < sql.length(); i++) {
-      char ch = sql.charAt(i);
-      if (ch == '?') {
-        numbered.append('$').append(++n);
-      } else {
-        numbered.append(ch);
-      }
-    }
-    return "PREPARE " + name + " (" + types + ") AS " + numbered;
   }
 
   private static String nested(SQLWarning warning) {
