@@ -337,12 +337,15 @@ public final class Benchmark {
         settings.drainBatches() == 0
             ? "--drain-batches 0: the whole backlog in one tick, as for a known large recovery;"
                 + " the default 8 paces it at 8 batches per tick"
-            : "--drain-batches",
+            : "--drain-batches; waits up to "
+                + ReclaimBacklogRun.waitBound(rows, drainBatches).toMinutes()
+                + " minutes",
         ReclaimBacklogRun.SWEEP_INTERVAL.toSeconds());
     for (int i = 1; i <= settings.runs(); i++) {
       db.emptyJobs();
       run.insertBacklog(rows);
       ReclaimBacklogRun.Drain d = run.drain(rows, drainBatches);
+      System.out.print(d.pace(drainBatches));
       figures.add("e.reclaim_rate", "rows/s", d.rowsPerSecond());
       figures.add("e.reclaim_ms_per_row", "ms", d.millisPerRow());
       figures.add("e.batch_p50", "ms", Figures.quantile(d.batchNanos(), 0.5) / 1e6);

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,10 +21,14 @@ import javax.sql.DataSource;
  * statements per batch count every statement on the root's pool while it leads (S1's and the other
  * sweeps' of the same cadence).
  *
- * <p>The backlog is inserted by SQL: running jobs of a live worker (fresh heartbeat, and a
- * stale-after of an hour so the heartbeat arm stays out of the way), leases expired a minute ago,
- * attempts left, so every row takes the lease arm and goes back to {@code pending} with its {@code
- * job_attempts} and {@code job_events} rows.
+ * <p>The backlog is inserted by SQL: running jobs of one worker, leases expired a minute ago,
+ * attempts left, so every row goes back to {@code pending} with its {@code job_attempts} and {@code
+ * job_events} rows. The worker's heartbeat is fresh at the start and never refreshed, so for the
+ * default {@code TASKQ_WORKER_STALE_AFTER} (60 s) only the lease arm takes its jobs (one batch size
+ * per batch); after that the heartbeat arm takes them too (twice the batch size per batch), as
+ * after a real crash. A drain of the whole backlog in one tick is over long before that; a paced
+ * drain (the default bound) reaches the design's 8 x 100 x 2 = 1 600 rows per tick from its third
+ * tick on.
  */
 final class ReclaimBacklogRun {
   static final String OWNER = "bench-owner";
@@ -37,6 +42,12 @@ final class ReclaimBacklogRun {
   /** The most batches per tick {@code TASKQ_SWEEP_DRAIN_BATCHES} accepts. */
   static final int MAX_DRAIN_BATCHES = 10_000;
 
+  /** S1's two arms (lease, heartbeat), each limited to the batch size. */
+  static final int ARMS = 2;
+
+  /** The shortest wait for a drain, whatever its pace (the fixed wait of the figures before). */
+  static final Duration MIN_WAIT = Duration.ofMinutes(10);
+
   private static final String S1 = "reclaim_expired_locks";
 
   private final BenchDatabase db;
@@ -45,8 +56,9 @@ final class ReclaimBacklogRun {
     this.db = db;
   }
 
-  /** What one drain measured. */
-  record Drain(int rows, int batches, long nanos, List<Long> batchNanos, long statements) {
+  /** What one drain measured; {@code ticks} are the sweep ticks in which S1 reclaimed rows. */
+  record Drain(
+      int rows, int batches, long nanos, List<Long> batchNanos, long statements, List<Tick> ticks) {
     double rowsPerSecond() {
       return rows / (nanos / 1e9);
     }
@@ -57,6 +69,64 @@ final class ReclaimBacklogRun {
 
     double statementsPerBatch() {
       return statements / (double) batches;
+    }
+
+    /** From the end of the first S1 batch to the end of the last, in nanoseconds. */
+    long firstToLastNanos() {
+      return ticks.get(ticks.size() - 1).lastNanos() - ticks.get(0).firstNanos();
+    }
+
+    /** The rows of each tick in order, runs of equal ticks written once (e.g. "800 x2, 1600"). */
+    String rowsPerTick() {
+      List<String> runs = new ArrayList<>();
+      for (int i = 0; i < ticks.size(); ) {
+        int rows = ticks.get(i).rows();
+        int run = 1;
+        while (i + run < ticks.size() && ticks.get(i + run).rows() == rows) {
+          run++;
+        }
+        runs.add(run == 1 ? Integer.toString(rows) : rows + " x" + run);
+        i += run;
+      }
+      return String.join(", ", runs);
+    }
+
+    /** The batches' own time per row: the reclaim's work, without the waits between ticks. */
+    double batchMillisPerRow() {
+      return batchNanos.stream().mapToLong(Long::longValue).sum() / 1e6 / rows;
+    }
+
+    /**
+     * Two lines on how the drain was paced, beside the design at {@code drainBatches} per tick:
+     * total time, ticks, rows per tick, the time from the first batch to the last against whole
+     * sweep intervals, and the batches' own time per row.
+     */
+    String pace(int drainBatches) {
+      return String.format(
+          Locale.ROOT,
+          "  drained in %.1f s; sweep ticks with S1 batches %d, rows per tick %s"
+              + " (design: up to %d x %d x %d = %d)%n"
+              + "  first to last batch %.1f s (%d intervals of %d s = %d s);"
+              + " batch time %.3f ms per row%n",
+          nanos / 1e9,
+          ticks.size(),
+          rowsPerTick(),
+          drainBatches,
+          BATCH_SIZE,
+          ARMS,
+          designedRowsPerTick(drainBatches),
+          firstToLastNanos() / 1e9,
+          ticks.size() - 1,
+          SWEEP_INTERVAL.toSeconds(),
+          (ticks.size() - 1) * SWEEP_INTERVAL.toSeconds(),
+          batchMillisPerRow());
+    }
+  }
+
+  /** One sweep tick's S1 batches: when the first and the last reported, and the rows of all. */
+  record Tick(long firstNanos, long lastNanos, int rows) {
+    Tick plus(long atNanos, int n) {
+      return new Tick(firstNanos, atNanos, rows + n);
     }
   }
 
@@ -99,6 +169,25 @@ final class ReclaimBacklogRun {
   }
 
   /**
+   * How long {@link #drain} waits for {@code rows} at {@code drainBatches} per tick: twice the
+   * ticks the drain needs at the lease arm's pace alone (one batch size per batch, the slower of
+   * the design's two paces), each a sweep interval, and never less than {@link #MIN_WAIT}. At the
+   * defaults 50 000 rows need 63 such ticks, so the wait is 63 minutes for a drain the design puts
+   * at about 16.
+   */
+  static Duration waitBound(int rows, int drainBatches) {
+    long perTick = (long) drainBatches * BATCH_SIZE;
+    long ticks = (rows + perTick - 1) / perTick;
+    Duration paced = SWEEP_INTERVAL.multipliedBy(2 * ticks);
+    return paced.compareTo(MIN_WAIT) > 0 ? paced : MIN_WAIT;
+  }
+
+  /** The design's most rows per tick at {@code drainBatches}: every batch full in both arms. */
+  static int designedRowsPerTick(int drainBatches) {
+    return drainBatches * BATCH_SIZE * ARMS;
+  }
+
+  /**
    * Lets a producer-only root with maintenance on lead the schema and drain the backlog with S1,
    * its batches heard through the public maintenance listener (duration, then rows, per batch).
    */
@@ -110,7 +199,7 @@ final class ReclaimBacklogRun {
     try (TaskQ leader = leader(counting, s1, drainBatches)) {
       statementsAtStart = counting.executed();
       leader.start();
-      s1.awaitRows(expectedRows, TimeUnit.MINUTES.toNanos(10));
+      s1.awaitRows(expectedRows, waitBound(expectedRows, drainBatches), drainBatches);
     }
     long nanos = System.nanoTime() - start;
     long statements = counting.executed() - statementsAtStart;
@@ -119,7 +208,8 @@ final class ReclaimBacklogRun {
           "S1 reclaimed " + s1.rows + " rows, expected " + expectedRows);
     }
     List<Long> batches = List.copyOf(s1.batchNanos);
-    return new Drain(s1.rows.get(), batches.size(), nanos, batches, statements);
+    return new Drain(
+        s1.rows.get(), batches.size(), nanos, batches, statements, List.copyOf(s1.ticks));
   }
 
   /** A producer root that leads maintenance, on {@code dataSource}, telling {@code listener}. */
@@ -132,9 +222,14 @@ final class ReclaimBacklogRun {
         .build();
   }
 
-  /** The rows and durations of S1's batches that reclaimed something, as the leader reports. */
+  /**
+   * The rows and durations of S1's batches that reclaimed something, as the leader reports, and the
+   * ticks they fell in: a batch reported more than half a sweep interval after the one before
+   * starts a new tick (a tick's batches follow one another within milliseconds).
+   */
   private static final class S1Batches implements MaintenanceListener {
     final List<Long> batchNanos = Collections.synchronizedList(new ArrayList<>());
+    final List<Tick> ticks = Collections.synchronizedList(new ArrayList<>());
     final AtomicInteger rows = new AtomicInteger();
     private final AtomicLong lastNanos = new AtomicLong();
 
@@ -149,16 +244,37 @@ final class ReclaimBacklogRun {
     public void sweepRows(String sweepName, int n) {
       if (S1.equals(sweepName) && n > 0) {
         batchNanos.add(lastNanos.get());
+        addToTick(System.nanoTime(), n);
         rows.addAndGet(n);
       }
     }
 
-    void awaitRows(int expected, long timeoutNanos) throws InterruptedException {
-      long deadline = System.nanoTime() + timeoutNanos;
+    private void addToTick(long atNanos, int n) {
+      synchronized (ticks) {
+        int last = ticks.size() - 1;
+        if (last >= 0 && atNanos - ticks.get(last).lastNanos() < SWEEP_INTERVAL.toNanos() / 2) {
+          ticks.set(last, ticks.get(last).plus(atNanos, n));
+        } else {
+          ticks.add(new Tick(atNanos, atNanos, n));
+        }
+      }
+    }
+
+    void awaitRows(int expected, Duration bound, int drainBatches) throws InterruptedException {
+      long deadline = System.nanoTime() + bound.toNanos();
       while (rows.get() < expected) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(
-              "S1 reclaimed " + rows.get() + " rows in 10 minutes, expected " + expected);
+              "S1 reclaimed "
+                  + rows.get()
+                  + " rows in "
+                  + bound.toMinutes()
+                  + " minutes (the wait bound for "
+                  + expected
+                  + " rows at "
+                  + drainBatches
+                  + " batches per tick), expected "
+                  + expected);
         }
         TimeUnit.MILLISECONDS.sleep(5);
       }
