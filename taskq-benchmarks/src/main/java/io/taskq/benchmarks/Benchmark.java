@@ -227,13 +227,12 @@ public final class Benchmark {
   /** (b) The jobs (a) enqueued, run by one worker with 8 handler threads, start() to done. */
   private void endToEnd(int jobs, boolean record) throws Exception {
     ServerCounters before = db.counters();
-    long start = System.nanoTime();
     long nanos;
     try (WorkerRun worker =
         new WorkerRun(db, settings.threads(), WorkerRun.DEFAULT_POLL_INTERVAL)) {
+      long start = System.nanoTime();
       worker.start();
-      worker.awaitSucceeded(jobs, n -> {});
-      nanos = System.nanoTime() - start;
+      nanos = worker.awaitSucceeded(jobs, n -> {}) - start;
     }
     ServerCounters.Cost cost = db.counters().since(before, jobs);
     if (record) {

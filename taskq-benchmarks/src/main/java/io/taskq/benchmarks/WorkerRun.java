@@ -17,11 +17,15 @@ import org.jspecify.annotations.Nullable;
  * (b), (c) and (d).
  *
  * <p>The handler counts the jobs it ran; once that count is reached, the database is asked every
- * {@value #POLL_MILLIS} ms how many jobs are {@code succeeded}, so a job counts only once its
- * outcome is committed, and counting rows does not load the database during the run itself.
+ * {@value #FINISH_POLL_MICROS} µs whether any of them is still unfinished, then how many are {@code
+ * succeeded}, so a job counts only once its outcome is committed, and counting rows does not load
+ * the database during the run itself.
  */
 final class WorkerRun implements AutoCloseable {
   static final long POLL_MILLIS = 10;
+
+  /** How often the database is asked, once every handler has run, whether all are finished. */
+  static final long FINISH_POLL_MICROS = 500;
 
   /** The default polling fallback, {@code TASKQ_POLL_INTERVAL}. */
   static final Duration DEFAULT_POLL_INTERVAL = TaskQConfig.defaults().pollInterval();
@@ -91,23 +95,47 @@ final class WorkerRun implements AutoCloseable {
   }
 
   /**
-   * Waits until {@code jobs} jobs succeeded, telling {@code eachSecond} the count about once a
-   * second; fails when no progress is made for a minute.
+   * Whether none of the measured jobs is pending or running: read from the two states' partial
+   * indexes, so it costs little however many jobs have succeeded (unlike {@link #succeeded()}).
    */
-  void awaitSucceeded(long jobs, LongConsumer eachSecond) throws SQLException {
+  private boolean noneUnfinished() throws SQLException {
+    return db.queryLong(
+            "SELECT count(*) FROM "
+                + db.table("jobs")
+                + " WHERE status IN ('pending', 'running') AND id > ?",
+            Math.max(idFloor, 0))
+        == 0;
+  }
+
+  /**
+   * Waits until {@code jobs} jobs succeeded, telling {@code eachSecond} the count about once a
+   * second; fails when no progress is made for a minute. Returns the {@link System#nanoTime()} at
+   * which they were seen finished: once every handler has run, the database is asked every {@value
+   * #FINISH_POLL_MICROS} µs whether a measured job is still pending or running; the first time none
+   * is, that moment is kept and the succeeded jobs are counted to confirm it (a count that falls
+   * short, e.g. a job that failed and waits for its retry, goes back to waiting). So the confirming
+   * count, which reads every measured row, is not inside the measured interval.
+   */
+  long awaitSucceeded(long jobs, LongConsumer eachSecond) throws SQLException {
     long lastProgressAt = System.nanoTime();
     long lastTickAt = lastProgressAt;
     long last = -1;
+    long countedAt = lastProgressAt;
     while (true) {
       long succeeded = handled.get();
-      if (succeeded >= jobs) {
+      long now = System.nanoTime();
+      // Pending or running rows of other runs would keep noneUnfinished() false: then the count
+      // alone decides, at most every POLL_MILLIS.
+      if (succeeded >= jobs
+          && (noneUnfinished() || now - countedAt >= Duration.ofMillis(POLL_MILLIS).toNanos())) {
+        long finishedAt = System.nanoTime();
+        countedAt = finishedAt;
         // Jobs that had succeeded before the start (the scale mode's finished rows) do not count.
         succeeded = succeeded();
         if (succeeded >= jobs) {
-          return;
+          return finishedAt;
         }
       }
-      long now = System.nanoTime();
       if (succeeded != last) {
         last = succeeded;
         lastProgressAt = now;
@@ -119,7 +147,10 @@ final class WorkerRun implements AutoCloseable {
         lastTickAt = now;
         eachSecond.accept(succeeded);
       }
-      LockSupport.parkNanos(Duration.ofMillis(POLL_MILLIS).toNanos());
+      LockSupport.parkNanos(
+          handled.get() >= jobs
+              ? Duration.ofNanos(FINISH_POLL_MICROS * 1000).toNanos()
+              : Duration.ofMillis(POLL_MILLIS).toNanos());
     }
   }
 
