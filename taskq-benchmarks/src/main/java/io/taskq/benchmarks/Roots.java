@@ -24,13 +24,17 @@ final class Roots {
     return TaskQ.producer(dataSource).config(config(schema)).build();
   }
 
-  /** {@link #producer}, with the feed's visibility delay set. */
+  /**
+   * {@link #producer}, with the feed's visibility delay set, and the event writer's statement
+   * timeout half of it (the configuration requires it below the delay; this root writes no events).
+   */
   static TaskQ producer(DataSource dataSource, SchemaName schema, Duration visibilityDelay) {
     return TaskQ.producer(dataSource)
         .config(
             TaskQConfig.builder()
                 .schemaName(schema)
                 .reclaimEventVisibilityDelay(visibilityDelay)
+                .eventWriterStatementTimeout(visibilityDelay.dividedBy(2))
                 .build())
         .build();
   }

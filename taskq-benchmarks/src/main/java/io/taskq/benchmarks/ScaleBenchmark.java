@@ -334,15 +334,15 @@ public final class ScaleBenchmark {
 
   /**
    * {@code n} jobs, from {@code start()} until all succeeded, counting only the jobs above {@code
-   * idFloor}. Building the worker (configuration, actor registration; no database work) is outside
-   * the timed interval, as opening the raw claim's connections and preparing its statements is
-   * outside the raw claim's.
+   * idFloor}, timed on the database's clock ({@link WorkerRun#timedNanos()}). Building the worker
+   * (configuration, actor registration; no database work) is outside the timed interval, as opening
+   * the raw claim's connections and preparing its statements is outside the raw claim's.
    */
   private long endToEnd(int n, long idFloor) throws Exception {
     try (WorkerRun worker = new WorkerRun(db, threads, WorkerRun.DEFAULT_POLL_INTERVAL)) {
-      long start = System.nanoTime();
-      worker.startAbove(idFloor);
-      return worker.awaitSucceeded(n, done -> {}) - start;
+      worker.startTimedAbove(idFloor);
+      worker.awaitSucceeded(n, done -> {});
+      return worker.timedNanos();
     }
   }
 

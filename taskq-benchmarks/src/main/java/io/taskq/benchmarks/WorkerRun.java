@@ -17,15 +17,21 @@ import org.jspecify.annotations.Nullable;
  * (b), (c) and (d).
  *
  * <p>The handler counts the jobs it ran; once that count is reached, the database is asked every
- * {@value #FINISH_POLL_MICROS} µs whether any of them is still unfinished, then how many are {@code
- * succeeded}, so a job counts only once its outcome is committed, and counting rows does not load
- * the database during the run itself.
+ * {@value #POLL_MILLIS} ms how many jobs are {@code succeeded}, so a job counts only once its
+ * outcome is committed, and counting rows does not load the database during the run itself.
+ *
+ * <p>A timed run ({@link #startTimed()}, {@link #timedNanos()}) reads its interval from the
+ * database's clock: from a {@code clock_timestamp()} read just before {@code start()} to the newest
+ * {@code finished_at} of the succeeded jobs, which the completion statement writes from the same
+ * clock in the transaction that commits the outcome. So neither the polling's period nor the
+ * counts' own time is in the interval, and nothing is asked of the database while it runs.
  */
 final class WorkerRun implements AutoCloseable {
   static final long POLL_MILLIS = 10;
 
-  /** How often the database is asked, once every handler has run, whether all are finished. */
-  static final long FINISH_POLL_MICROS = 500;
+  /** The database's clock now, in microseconds since the epoch. */
+  private static final String EPOCH_MICROS_NOW =
+      "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint";
 
   /** The default polling fallback, {@code TASKQ_POLL_INTERVAL}. */
   static final Duration DEFAULT_POLL_INTERVAL = TaskQConfig.defaults().pollInterval();
@@ -35,6 +41,7 @@ final class WorkerRun implements AutoCloseable {
   private final AtomicLong handled = new AtomicLong();
   private long succeededBefore;
   private long idFloor = -1;
+  private long startedAtMicros = -1;
 
   /**
    * @param pollInterval the worker's polling fallback; long to prove LISTEN/NOTIFY alone wakes it
@@ -74,6 +81,43 @@ final class WorkerRun implements AutoCloseable {
   }
 
   /**
+   * Starts the worker as {@link #start()} does, first reading the database's clock: the start of
+   * the interval {@link #timedNanos()} returns.
+   */
+  void startTimed() throws SQLException {
+    startedAtMicros = db.queryLong(EPOCH_MICROS_NOW);
+    start();
+  }
+
+  /**
+   * Starts the worker as {@link #startAbove(long)} does, first reading the database's clock: the
+   * start of the interval {@link #timedNanos()} returns.
+   */
+  void startTimedAbove(long idFloor) throws SQLException {
+    startedAtMicros = db.queryLong(EPOCH_MICROS_NOW);
+    startAbove(idFloor);
+  }
+
+  /**
+   * After {@link #awaitSucceeded}: the time from the database clock's reading at the timed start to
+   * the newest {@code finished_at} of a succeeded job (read through {@code jobs_terminal_idx}, the
+   * last entry of its range), in nanoseconds. The newest finished job is one of this run's: every
+   * other succeeded row finished before it started. The outcome's commit, a moment after its row's
+   * {@code finished_at}, is not in it (the raw claim's interval ends after its last commit).
+   */
+  long timedNanos() throws SQLException {
+    if (startedAtMicros < 0) {
+      throw new IllegalStateException("timedNanos() needs startTimed() or startTimedAbove()");
+    }
+    long finishedAtMicros =
+        db.queryLong(
+            "SELECT (extract(epoch FROM max(finished_at)) * 1000000)::bigint FROM "
+                + db.table("jobs")
+                + " WHERE status = 'succeeded'");
+    return (finishedAtMicros - startedAtMicros) * 1000;
+  }
+
+  /**
    * Starts the worker counting only the jobs above {@code idFloor}, the highest id of the rows that
    * were in the table before the measured jobs (the scale mode's 1 000 000 finished rows; 0 for an
    * empty table): a count of every succeeded job would read those rows too, inside the timed run
@@ -95,47 +139,23 @@ final class WorkerRun implements AutoCloseable {
   }
 
   /**
-   * Whether none of the measured jobs is pending or running: read from the two states' partial
-   * indexes, so it costs little however many jobs have succeeded (unlike {@link #succeeded()}).
-   */
-  private boolean noneUnfinished() throws SQLException {
-    return db.queryLong(
-            "SELECT count(*) FROM "
-                + db.table("jobs")
-                + " WHERE status IN ('pending', 'running') AND id > ?",
-            Math.max(idFloor, 0))
-        == 0;
-  }
-
-  /**
    * Waits until {@code jobs} jobs succeeded, telling {@code eachSecond} the count about once a
-   * second; fails when no progress is made for a minute. Returns the {@link System#nanoTime()} at
-   * which they were seen finished: once every handler has run, the database is asked every {@value
-   * #FINISH_POLL_MICROS} µs whether a measured job is still pending or running; the first time none
-   * is, that moment is kept and the succeeded jobs are counted to confirm it (a count that falls
-   * short, e.g. a job that failed and waits for its retry, goes back to waiting). So the confirming
-   * count, which reads every measured row, is not inside the measured interval.
+   * second; fails when no progress is made for a minute.
    */
-  long awaitSucceeded(long jobs, LongConsumer eachSecond) throws SQLException {
+  void awaitSucceeded(long jobs, LongConsumer eachSecond) throws SQLException {
     long lastProgressAt = System.nanoTime();
     long lastTickAt = lastProgressAt;
     long last = -1;
-    long countedAt = lastProgressAt;
     while (true) {
       long succeeded = handled.get();
-      long now = System.nanoTime();
-      // Pending or running rows of other runs would keep noneUnfinished() false: then the count
-      // alone decides, at most every POLL_MILLIS.
-      if (succeeded >= jobs
-          && (noneUnfinished() || now - countedAt >= Duration.ofMillis(POLL_MILLIS).toNanos())) {
-        long finishedAt = System.nanoTime();
-        countedAt = finishedAt;
+      if (succeeded >= jobs) {
         // Jobs that had succeeded before the start (the scale mode's finished rows) do not count.
         succeeded = succeeded();
         if (succeeded >= jobs) {
-          return finishedAt;
+          return;
         }
       }
+      long now = System.nanoTime();
       if (succeeded != last) {
         last = succeeded;
         lastProgressAt = now;
@@ -147,10 +167,7 @@ final class WorkerRun implements AutoCloseable {
         lastTickAt = now;
         eachSecond.accept(succeeded);
       }
-      LockSupport.parkNanos(
-          handled.get() >= jobs
-              ? Duration.ofNanos(FINISH_POLL_MICROS * 1000).toNanos()
-              : Duration.ofMillis(POLL_MILLIS).toNanos());
+      LockSupport.parkNanos(Duration.ofMillis(POLL_MILLIS).toNanos());
     }
   }
 
