@@ -371,7 +371,14 @@ public final class Benchmark {
         ReclaimBacklogRun.BATCH_SIZE,
         figures.median("e.batch_ms_per_row") / figures.median("e.baseline.batch_ms_per_row"),
         figures.median("e.reclaim_rate") / figures.median("e.baseline.reclaim_rate"));
-    figures.printBelow("e. reclaim time per row", "e.reclaim_ms_per_row", 0.2);
+    if (settings.drainBatches() == 0) {
+      figures.printBelow("e. reclaim time per row", "e.reclaim_ms_per_row", 0.2);
+    } else {
+      // Paced by the drain bound, the wall time per row is the tick's pace by design (30 s over
+      // 1 600 rows at the default 8): the target reads the reclaim's own work, the batch time.
+      figures.printBelow(
+          "e. reclaim time per row (batch time; the drain is paced)", "e.batch_ms_per_row", 0.2);
+    }
     figures.printBelow("e. batch duration p99", "e.batch_p99", 175);
   }
 
