@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.StreamSupport;
 
 /**
  * CPU time used by this JVM (and of it, by its JIT compiler threads) and by the PostgreSQL server
@@ -66,7 +67,7 @@ record CpuTicks(long jvm, long jit, long postgres) {
 
   private static List<Path> list(Path directory) {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
-      return java.util.stream.StreamSupport.stream(entries.spliterator(), false).toList();
+      return StreamSupport.stream(entries.spliterator(), false).toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
