@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -147,6 +148,20 @@ public final class LeaderElector implements AutoCloseable {
    * @return the current term, or empty when this process is not (or no longer) the leader
    */
   public Optional<Leadership> refresh() {
+    return refresh(() -> true);
+  }
+
+  /**
+   * As {@link #refresh()}, but a follower campaigns only when {@code mayCampaign} says so, asked
+   * under the same lock as {@link #resign(String)}: a caller that arms a hold-off before it resigns
+   * is never overtaken by another thread of its process that decided to campaign before the
+   * hold-off was armed and then waited for the resignation to release the lock (R7). It must be
+   * quick and must not touch the database.
+   *
+   * @return the current term, or empty when this process is not (or no longer) the leader, or may
+   *     not campaign now
+   */
+  public Optional<Leadership> refresh(BooleanSupplier mayCampaign) {
     io.lock();
     try {
       if (closed) {
@@ -162,7 +177,7 @@ public final class LeaderElector implements AutoCloseable {
         announceWhenDue();
         return Optional.of(current);
       }
-      return tryAcquire();
+      return mayCampaign.getAsBoolean() ? tryAcquire() : Optional.empty();
     } finally {
       io.unlock();
     }

@@ -131,7 +131,9 @@ final class SweepLoop {
     if (holdingOff()) {
       return;
     }
-    Optional<Leadership> term = elector.refresh();
+    // The hold-off is asked again under the elector's lock: the other loop may arm it and resign
+    // while this one waits there (the check above probed the pool outside that lock).
+    Optional<Leadership> term = elector.refresh(() -> !outage.holdingOff());
     if (term.isEmpty()) {
       return;
     }
@@ -240,9 +242,12 @@ final class SweepLoop {
                 + " another process may lead; it campaigns again once the pool gives a connection,"
                 + " or in %d ms",
             outage.lasted().toMillis(), outage.lastFailure(), outage.nextHoldOff().toMillis());
-    if (elector.resign(why)) {
-      outage.steppedDown();
-    }
+    // The hold-off is armed before the lock is given up, so the other loop, whose campaign asks
+    // for it under the elector's lock, cannot take the lock straight back (a CI run saw it retake
+    // it 9 ms after the resignation). Should this process have lost the lock meanwhile, the
+    // hold-off still holds: its pool has given nothing for the limit.
+    outage.steppedDown();
+    elector.resign(why);
   }
 
   /**

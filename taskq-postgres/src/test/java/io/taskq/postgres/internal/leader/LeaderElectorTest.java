@@ -29,6 +29,7 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -112,6 +113,37 @@ class LeaderElectorTest {
                     + " ((classid::bigint << 32) | objid::bigint) = ?",
                 lock.key()))
         .isEqualTo(won.get().backendPid());
+  }
+
+  /**
+   * R7: a follower's campaign asks its guard when it would take the lock, under the elector's lock,
+   * not before: a CI run had one maintenance loop resign for a pool outage and the other, which had
+   * checked the hold-off before it was armed, take the lock back 9 ms later. SweepLoop arms the
+   * hold-off, resigns, and campaigns only through this guard.
+   */
+  @Test
+  @Tag("R7")
+  void aFollowersCampaign_asksItsGuardWhenItWouldTakeTheLock_andLeavesAFreeLockWhenTold() {
+    RecordingListener signals = new RecordingListener();
+    LeaderElector a = elector(signals);
+    AtomicBoolean holdingOff = new AtomicBoolean();
+    assertThat(a.refresh(() -> !holdingOff.get())).as("the first campaign").isPresent();
+
+    holdingOff.set(true);
+    assertThat(a.refresh(() -> !holdingOff.get())).as("the leader, proving its lock").isPresent();
+    assertThat(a.resign("the sweeps' pool gave nothing")).isTrue();
+    assertThat(a.refresh(() -> !holdingOff.get())).as("a campaign while holding off").isEmpty();
+    // The resigned session's backend lets the lock go as it exits, a moment after the close.
+    await("the lock free, not taken back")
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> holders() == 0);
+    assertThat(a.current()).as("the elector's term while holding off").isEmpty();
+
+    holdingOff.set(false);
+    assertThat(a.refresh(() -> !holdingOff.get())).as("once the hold-off is over").isPresent();
+    assertThat(holders()).as("holders after the campaign").isEqualTo(1);
+    // The new term is announced after the handover wait, not at once.
+    assertThat(signals.signals()).containsExactly("leader true", "leader false");
   }
 
   @Test
