@@ -114,6 +114,11 @@ final class RawSqlBaseline {
     this.wideInsertSql = wide.toString();
   }
 
+  /** The claim's order, as its {@code ORDER BY} lists it. */
+  String orderColumns() {
+    return order.columns;
+  }
+
   /** The baseline's table, quoted. */
   String table() {
     return table;

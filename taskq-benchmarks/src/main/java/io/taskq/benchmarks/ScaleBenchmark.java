@@ -17,10 +17,11 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The scale mode (X1-X3, docs/benchmarks.md): what the table already holds must not slow the queue.
- * For each of four tables (nothing else; 100 000 and 1 000 000 pending jobs of a queue no worker
- * serves; 1 000 000 finished jobs not yet pruned) it measures, beside the raw {@code SKIP LOCKED}
- * baseline whose table holds the same rows, the claim throughput of {@code --jobs} no-op jobs, WAL
- * and write transactions per job, and the pickup latency; then the enqueue of {@code
+ * For each of five tables (nothing else; 100 000 and 1 000 000 pending jobs of a queue no worker
+ * serves; 1 000 000 finished jobs not yet pruned; 1 000 000 jobs of the measured queue processed
+ * through the claim index just before, not yet vacuumed) it measures, beside the raw {@code SKIP
+ * LOCKED} baseline whose table holds the same rows, the claim throughput of {@code --jobs} no-op
+ * jobs, WAL and write transactions per job, and the pickup latency; then the enqueue of {@code
  * --enqueue-jobs} (1 000 000) jobs beside the raw multi-row INSERT; then hands over to the main
  * benchmark's (d) heap soak of {@code --soak-jobs} (1 000 000) jobs and (e) reclaim drain of {@code
  * --backlog-rows} (50 000) expired leases. Where the database lets it ({@code pg_walinspect},
@@ -28,13 +29,14 @@ import java.util.function.ToDoubleFunction;
  * down by relation.
  */
 public final class ScaleBenchmark {
-  /** The four tables, by their number in {@code --tables}: 1 000 000 rows at the defaults. */
+  /** The five tables, by their number in {@code --tables}: 1 000 000 rows at the defaults. */
   private static List<Clutter> tables(int rows) {
     return List.of(
-        new Clutter("nothing else", 0, false),
-        new Clutter(count(rows / 10) + " pending, other queue", rows / 10, false),
-        new Clutter(count(rows) + " pending, other queue", rows, false),
-        new Clutter(count(rows) + " finished, not pruned", rows, true));
+        new Clutter("nothing else", 0, Kind.NONE),
+        new Clutter(count(rows / 10) + " pending, other queue", rows / 10, Kind.OTHER_QUEUE),
+        new Clutter(count(rows) + " pending, other queue", rows, Kind.OTHER_QUEUE),
+        new Clutter(count(rows) + " finished, not pruned", rows, Kind.FINISHED),
+        new Clutter(count(rows) + " processed, not yet vacuumed", rows, Kind.PROCESSED));
   }
 
   /** 1000000 as "1 000 000", as the figures in docs/benchmarks.md are written. */
@@ -44,7 +46,7 @@ public final class ScaleBenchmark {
 
   private final BenchDatabase db;
 
-  /** The claim yardstick, beside the four tables. */
+  /** The claim yardstick, beside the five tables. */
   private final RawSqlBaseline raw;
 
   /** The enqueue yardsticks' table as in the earlier figures (X3's yardsticks do not move). */
@@ -60,7 +62,31 @@ public final class ScaleBenchmark {
   private final WalBreakdown wal;
 
   /** What is in the table besides the measured jobs. */
-  private record Clutter(String label, int rows, boolean finished) {}
+  private record Clutter(String label, int rows, Kind kind) {}
+
+  /** What the clutter rows are. */
+  /** Plans for the scan that kills the processed rows' entries: their claim index, in order. */
+  private static final String INDEX_ONLY_PLAN =
+      "SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off; ";
+
+  private static final String DEFAULT_PLAN =
+      "RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_sort";
+
+  private enum Kind {
+    NONE,
+    /** Pending jobs of a queue no worker serves. */
+    OTHER_QUEUE,
+    /** Finished jobs of the measured queue, written finished: never in the claim index. */
+    FINISHED,
+    /**
+     * Finished jobs of the measured queue that were pending and left the claim index the way a
+     * claim makes them leave it (an UPDATE of their status), with autovacuum off on both tables
+     * until the table is measured: the claim indexes keep an entry for every such row, dead and
+     * marked killed, until VACUUM removes it, and every claim's scan starts at the first of them.
+     * This is a queue that has just processed {@code rows} jobs before autovacuum came by.
+     */
+    PROCESSED
+  }
 
   /** One table's figures in one run. */
   private record Result(double rawRate, double rate, double pickupP50) {}
@@ -80,7 +106,7 @@ public final class ScaleBenchmark {
   /**
    * Flags: {@code --jobs} (20 000), {@code --threads} (8), {@code --pickup-jobs} (200), {@code
    * --other-rows} (1 000 000: the rows of the large tables; the middle one holds a tenth), {@code
-   * --tables} (1234: which of the four tables, by number), {@code --enqueue-jobs} (1 000 000),
+   * --tables} (12345: which of the five tables, by number), {@code --enqueue-jobs} (1 000 000),
    * {@code --soak-jobs} (1 000 000), {@code --backlog-rows} (50 000), {@code --drain-batches} (0:
    * S1's drain bound per tick raised to the whole backlog), {@code --runs} (1: the chosen tables
    * measured this many times in turn, then each table's medians), {@code --raw-order} ({@code
@@ -95,10 +121,10 @@ public final class ScaleBenchmark {
         commandLine.length == 0 && !fromMaven.isEmpty() ? fromMaven.split("\\s+") : commandLine;
     int jobs = Benchmark.intArg(args, "--jobs", 20_000);
     int otherRows = Benchmark.intArg(args, "--other-rows", 1_000_000);
-    String tables = stringArg(args, "--tables", "1234");
-    if (!tables.matches("[1-4]+")) {
+    String tables = stringArg(args, "--tables", "12345");
+    if (!tables.matches("[1-5]+")) {
       throw new IllegalArgumentException(
-          "--tables takes the numbers of the tables, 1 to 4 (e.g. 13), was " + tables);
+          "--tables takes the numbers of the tables, 1 to 5 (e.g. 13), was " + tables);
     }
     RawSqlBaseline.ClaimOrder rawOrder =
         RawSqlBaseline.ClaimOrder.of(stringArg(args, "--raw-order", "run_at"));
@@ -247,6 +273,9 @@ public final class ScaleBenchmark {
     ServerCounters.Cost cost = db.counters().since(before, jobs);
     String breakdown = wal.since(taskqWal, jobs);
     PickupRun.Latency latency = pickup(idFloor);
+    if (table.kind() == Kind.PROCESSED) {
+      db.execute("ALTER TABLE " + db.table("jobs") + " RESET (autovacuum_enabled)");
+    }
     double rawRate = jobs / seconds(rawNanos);
     double rate = jobs / seconds(taskqNanos);
     System.out.printf(
@@ -283,7 +312,11 @@ public final class ScaleBenchmark {
       return;
     }
     String series = " FROM generate_series(1, " + table.rows() + ") AS n";
-    if (table.finished()) {
+    if (table.kind() == Kind.PROCESSED) {
+      processed(series); // no VACUUM: its dead entries are what this table is about
+      return;
+    }
+    if (table.kind() == Kind.FINISHED) {
       db.execute(
           "INSERT INTO "
               + db.table("jobs")
@@ -311,6 +344,63 @@ public final class ScaleBenchmark {
     }
     db.execute("VACUUM ANALYZE " + db.table("jobs"));
     db.execute("VACUUM ANALYZE " + raw.table());
+  }
+
+  /**
+   * {@link Kind#PROCESSED}: the series's pending jobs of the measured queue in each table, due an
+   * hour ago (before every measured job), vacuumed; then, with autovacuum off on both tables, all
+   * of them finished by one UPDATE of their status (each leaves its claim index's entry dead, as a
+   * claim does), and one scan in claim order over the index that kills those entries, as the claims
+   * of a live queue kill them one batch after another. Autovacuum is put back after the table is
+   * measured ({@link #measure}).
+   */
+  private void processed(String series) throws SQLException {
+    String jobsTable = db.table("jobs");
+    db.execute("ALTER TABLE " + jobsTable + " SET (autovacuum_enabled = false)");
+    db.execute("ALTER TABLE " + raw.table() + " SET (autovacuum_enabled = false)");
+    db.execute(
+        "INSERT INTO "
+            + jobsTable
+            + " (actor, queue, status, payload, run_at, max_attempts, retry_backoff,"
+            + " retry_base_ms, retry_cap_ms, retry_jitter)"
+            + " SELECT '"
+            + EnqueueRun.ACTOR
+            + "', 'default', 'pending', '{}', now() - interval '1 hour' + n * interval '1"
+            + " microsecond', 3, 'constant', 1, 1, 0"
+            + series);
+    db.execute(
+        "INSERT INTO "
+            + raw.table()
+            + " (status, payload, run_at) SELECT 'pending', '{}', now() - interval '1 hour' + n *"
+            + " interval '1 microsecond'"
+            + series);
+    db.execute("VACUUM ANALYZE " + jobsTable);
+    db.execute("VACUUM ANALYZE " + raw.table());
+    db.execute(
+        "UPDATE "
+            + jobsTable
+            + " SET status = 'succeeded', attempt = 1, started_at = now(), finished_at = now()"
+            + " WHERE status = 'pending'");
+    db.execute("UPDATE " + raw.table() + " SET status = 'done' WHERE status = 'pending'");
+    db.execute(
+        INDEX_ONLY_PLAN
+            + "SELECT count(*) FROM (SELECT id FROM "
+            + jobsTable
+            + " WHERE status = 'pending' AND queue = 'default' AND actor = '"
+            + EnqueueRun.ACTOR
+            + "' ORDER BY priority, run_at, id) AS killed; "
+            + DEFAULT_PLAN);
+    db.execute(
+        INDEX_ONLY_PLAN
+            + "SELECT count(*) FROM (SELECT id FROM "
+            + raw.table()
+            + " WHERE status = 'pending' AND queue = 'bench' ORDER BY "
+            + raw.orderColumns()
+            + ") AS killed; "
+            + DEFAULT_PLAN);
+    // Statistics that see the rows finished, as autovacuum's ANALYZE would have them; no VACUUM.
+    db.execute("ANALYZE " + jobsTable);
+    db.execute("ANALYZE " + raw.table());
   }
 
   /** {@code n} jobs into each table, 1000 per call or statement, interleaved. */
