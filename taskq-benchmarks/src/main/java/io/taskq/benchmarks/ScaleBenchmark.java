@@ -64,14 +64,15 @@ public final class ScaleBenchmark {
   /** What is in the table besides the measured jobs. */
   private record Clutter(String label, int rows, Kind kind) {}
 
-  /** What the clutter rows are. */
   /** Plans for the scan that kills the processed rows' entries: their claim index, in order. */
   private static final String INDEX_ONLY_PLAN =
       "SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off; ";
 
+  /** The planner's settings again after that scan, on the pooled connection it ran on. */
   private static final String DEFAULT_PLAN =
       "RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_sort";
 
+  /** What the clutter rows are. */
   private enum Kind {
     NONE,
     /** Pending jobs of a queue no worker serves. */
