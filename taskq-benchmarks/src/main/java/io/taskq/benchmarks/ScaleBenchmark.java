@@ -65,7 +65,7 @@ public final class ScaleBenchmark {
   private record Clutter(String label, int rows, Kind kind) {}
 
   /** Plans for the scan that kills the processed rows' entries: their claim index, in order. */
-  private static final String INDEX_ONLY_PLAN =
+  private static final String ORDERED_INDEX_PLAN =
       "SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off; ";
 
   /** The planner's settings again after that scan, on the pooled connection it ran on. */
@@ -384,7 +384,7 @@ public final class ScaleBenchmark {
             + " WHERE status = 'pending'");
     db.execute("UPDATE " + raw.table() + " SET status = 'done' WHERE status = 'pending'");
     db.execute(
-        INDEX_ONLY_PLAN
+        ORDERED_INDEX_PLAN
             + "SELECT count(*) FROM (SELECT id FROM "
             + jobsTable
             + " WHERE status = 'pending' AND queue = 'default' AND actor = '"
@@ -392,7 +392,7 @@ public final class ScaleBenchmark {
             + "' ORDER BY priority, run_at, id) AS killed; "
             + DEFAULT_PLAN);
     db.execute(
-        INDEX_ONLY_PLAN
+        ORDERED_INDEX_PLAN
             + "SELECT count(*) FROM (SELECT id FROM "
             + raw.table()
             + " WHERE status = 'pending' AND queue = 'bench' ORDER BY "
