@@ -173,6 +173,23 @@ AS $$
    WHERE c.queue = p_queue AND c.actor = p_actor
 $$;
 
+-- The pair's first pending key at or above a key (no row when none), for a raise's two reads.
+CREATE FUNCTION {schema}.claim_floor_first_pending(p_queue text, p_actor text,
+                                                   p_priority smallint, p_run_at timestamptz,
+                                                   p_id bigint)
+RETURNS TABLE (priority smallint, run_at timestamptz, id bigint)
+LANGUAGE sql STABLE
+AS $$
+  SELECT j.priority, j.run_at, j.id
+    FROM {schema}.jobs j
+   WHERE j.status = 'pending'
+     AND j.queue = p_queue
+     AND j.actor = p_actor
+     AND (j.priority, j.run_at, j.id) >= (p_priority, p_run_at, p_id)
+   ORDER BY j.priority, j.run_at, j.id
+   LIMIT 1
+$$;
+
 -- Rule 2: one step of the pair's raise, if its last step is 50 ms old and no other claim is taking
 -- one. Called by claim_pick, inside the claim's transaction, before its pick.
 CREATE FUNCTION {schema}.claim_floor_step(p_queue text, p_actor text)
@@ -195,17 +212,10 @@ BEGIN
   IF f.stage = 0 THEN
     -- Propose the first pending key at or above the floor as the claims read it, if it is above;
     -- or, when only logged keys lie below, the floor itself, so the apply takes them out.
-    SELECT j.priority, j.run_at, j.id INTO first_pending
+    SELECT fp.priority, fp.run_at, fp.id INTO first_pending
       FROM {schema}.claim_floor_of(p_queue, p_actor) e
-     CROSS JOIN LATERAL (
-           SELECT j.priority, j.run_at, j.id
-             FROM {schema}.jobs j
-            WHERE j.status = 'pending'
-              AND j.queue = p_queue
-              AND j.actor = p_actor
-              AND (j.priority, j.run_at, j.id) >= (e.floor_priority, e.floor_run_at, e.floor_id)
-            ORDER BY j.priority, j.run_at, j.id
-            LIMIT 1) j;
+     CROSS JOIN LATERAL {schema}.claim_floor_first_pending(
+                          p_queue, p_actor, e.floor_priority, e.floor_run_at, e.floor_id) fp;
     IF FOUND AND (first_pending.priority, first_pending.run_at, first_pending.id)
                  > (f.floor_priority, f.floor_run_at, f.floor_id) THEN
       UPDATE {schema}.claim_floor
@@ -264,17 +274,10 @@ BEGIN
             ORDER BY k.priority, k.run_at, k.id
             LIMIT 1),
          first_left AS (
-           SELECT j.priority, j.run_at, j.id
+           SELECT fp.priority, fp.run_at, fp.id
              FROM start s
-            CROSS JOIN LATERAL (
-                  SELECT j.priority, j.run_at, j.id
-                    FROM {schema}.jobs j
-                   WHERE j.status = 'pending'
-                     AND j.queue = p_queue
-                     AND j.actor = p_actor
-                     AND (j.priority, j.run_at, j.id) >= (s.priority, s.run_at, s.id)
-                   ORDER BY j.priority, j.run_at, j.id
-                   LIMIT 1) j),
+            CROSS JOIN LATERAL {schema}.claim_floor_first_pending(
+                                 p_queue, p_actor, s.priority, s.run_at, s.id) fp),
          raised AS (
            SELECT k.priority, k.run_at, k.id
              FROM (SELECT f.prop_priority AS priority, f.prop_run_at AS run_at, f.prop_id AS id
@@ -361,14 +364,16 @@ BEGIN
    CROSS JOIN unnest(p_actors) AS a(actor)
    ORDER BY 1, 2
   ON CONFLICT DO NOTHING;
-  -- Every pair served takes its step (before the pick, as above), not only those the merge will
-  -- take jobs from: the merge reads every pair's range.
+  -- Every pair served takes its steps (before the pick, as above), not only those the merge will
+  -- take jobs from: the merge reads every pair's range. At most four per claim, the longest
+  -- unchecked first, so a worker serving many pairs does not write many rows per claim.
   FOR pair IN
     SELECT c.queue, c.actor
       FROM {schema}.claim_floor c
      WHERE c.queue = ANY (p_queues) AND c.actor = ANY (p_actors)
        AND c.checked_at <= clock_timestamp() - interval '50 milliseconds'
-     ORDER BY c.queue, c.actor
+     ORDER BY c.checked_at, c.queue, c.actor
+     LIMIT 4
   LOOP
     PERFORM {schema}.claim_floor_step(pair.queue, pair.actor);
   END LOOP;

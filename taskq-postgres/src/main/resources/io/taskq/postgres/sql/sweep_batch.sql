@@ -18,9 +18,12 @@ SELECT c.previous, c.previous_idle, set_config('statement_timeout', ?, true),
         OFFSET 0) c;
 
 -- name: restore_batch_bounds
--- B3: the success path puts the captured values back inside the still-open transaction, so a
--- sweep nested in a caller's transaction (a savepoint) does not leak its bounds onto the caller's
--- later statements. The error path needs no restore: rolling back (to the savepoint) restores them.
+-- B3: a nested batch's success path puts the captured values back inside the caller's still-open
+-- transaction, so a sweep nested in a caller's transaction (a savepoint) does not leak its bounds
+-- onto the caller's later statements. A batch in its own transaction does not run this: its commit
+-- ends the SET LOCAL values, and until the commit the idle bound still ends a client frozen after
+-- its last statement (R7). The error path needs no restore: rolling back (to the savepoint)
+-- restores them.
 -- Binds: the captured statement_timeout, the captured idle_in_transaction_session_timeout.
 SELECT set_config('statement_timeout', ?, true),
        set_config('idle_in_transaction_session_timeout', ?, true);

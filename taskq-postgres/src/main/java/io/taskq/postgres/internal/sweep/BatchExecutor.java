@@ -26,15 +26,21 @@ import org.slf4j.LoggerFactory;
  *       batch size is only a tuning value;
  *   <li>take the {@link BatchFence} (the leader fence, D8);
  *   <li>run the sweep's constant number of statements (B1);
- *   <li>restore the captured timeout, still inside the transaction, then commit (or release the
- *       savepoint of a nested call).
+ *   <li>commit; or, for a batch nested in a caller's transaction, restore the captured timeouts,
+ *       still inside the transaction, and release the savepoint.
  * </ol>
  *
- * On any error the transaction (or savepoint) is rolled back and the error rethrown: no restore is
- * needed on that path, since rolling back restores the setting, and nothing of the batch commits
+ * A batch in its own transaction keeps its bounds until its commit, which ends them (they are SET
+ * LOCAL): a client frozen after its last statement, before the commit reaches the server, is still
+ * ended by the idle bound, and with it the batch's share of the leader fence (R7). Restoring them
+ * before the commit, as every batch did until 2026-12-04, left that moment unbounded, and a leader
+ * frozen there kept the next leader's barrier waiting until it was thawed.
+ *
+ * <p>On any error the transaction (or savepoint) is rolled back and the error rethrown: no restore
+ * is needed on that path, since rolling back restores the setting, and nothing of the batch commits
  * (B5). Classifying the error (an aborted batch is SQLSTATE 57014) is the caller's job. So a batch
- * costs exactly: the timeout statement, the fence's statements, the sweep's statements, the restore
- * statement, and the commit, whatever its size.
+ * costs exactly: the timeout statement, the fence's statements, the sweep's statements, and the
+ * commit (a nested batch: the restore statement instead of the commit), whatever its size.
  *
  * <p>Why capture and restore rather than rely on SET LOCAL's scope: SET LOCAL lasts until the end
  * of the <em>transaction</em>, not of a savepoint, so a sweep nested in a caller's open transaction
@@ -69,7 +75,7 @@ public final class BatchExecutor {
       boolean autoCommit = c.getAutoCommit();
       c.setAutoCommit(false);
       try {
-        int rows = envelope(c, sweep, batchSize, timeoutMs, fence);
+        int rows = envelope(c, sweep, batchSize, timeoutMs, fence, false);
         c.commit();
         afterCommit(sweep);
         return rows;
@@ -104,7 +110,7 @@ public final class BatchExecutor {
     }
     Savepoint savepoint = callerTx.setSavepoint();
     try {
-      int rows = envelope(callerTx, sweep, batchSize, timeoutMs, fence);
+      int rows = envelope(callerTx, sweep, batchSize, timeoutMs, fence, true);
       callerTx.releaseSavepoint(savepoint);
       return rows;
     } catch (SQLException | RuntimeException e) {
@@ -115,8 +121,17 @@ public final class BatchExecutor {
     }
   }
 
+  /**
+   * The batch's bounds, fence and statements; {@code nested} restores the captured bounds at the
+   * end, for the caller's later statements (an own transaction's commit ends them instead).
+   */
   private int envelope(
-      Connection tx, SweepBatch sweep, int batchSize, String timeoutMs, BatchFence fence)
+      Connection tx,
+      SweepBatch sweep,
+      int batchSize,
+      String timeoutMs,
+      BatchFence fence,
+      boolean nested)
       throws SQLException {
     if (batchSize < 1) {
       throw new IllegalArgumentException(
@@ -125,7 +140,9 @@ public final class BatchExecutor {
     String[] previous = applyTimeout(tx, timeoutMs);
     fence.take(tx);
     int rows = sweep.run(tx, batchSize);
-    restoreTimeout(tx, previous);
+    if (nested) {
+      restoreTimeout(tx, previous);
+    }
     return rows;
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.taskq.SchemaName;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.migrate.Migrations;
+import io.taskq.postgres.testing.AutoExplain;
 import io.taskq.postgres.testing.Db;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
@@ -201,6 +202,23 @@ class ClaimFloorTest {
     // The merge takes both actors' jobs in claim order, so about 600 of each.
     awaitClaiming(() -> floorOf("a") > 400 && floorOf("b") > 1_400, () -> claim(queues, actors, 1));
     assertThat(claim(queues, actors, 2)).hasSize(2);
+  }
+
+  @Test
+  void aClaimOfManyPairs_takesAtMostFourSteps() {
+    String[] actors = {"a", "b", "c", "d", "e", "f"};
+    for (String actor : actors) {
+      insertPending(actor, 10);
+    }
+
+    assertThat(claim(new String[] {"default"}, actors, 6)).hasSize(6);
+
+    // The claim made a row for each of the six pairs and stepped four of them.
+    assertThat(db.queryLong(sql("SELECT count(*) FROM {schema}.claim_floor"))).isEqualTo(6);
+    assertThat(
+            db.queryLong(
+                sql("SELECT count(*) FROM {schema}.claim_floor WHERE checked_at > '-infinity'")))
+        .isEqualTo(4);
   }
 
   // --- the claims and what they leave
@@ -402,12 +420,7 @@ class ClaimFloorTest {
     try (Connection c = ds.getConnection()) {
       c.setAutoCommit(false);
       try (Statement s = c.createStatement()) {
-        s.execute("LOAD 'auto_explain'");
-        s.execute("SET LOCAL auto_explain.log_min_duration = 0");
-        s.execute("SET LOCAL auto_explain.log_nested_statements = on");
-        s.execute("SET LOCAL auto_explain.log_analyze = on");
-        s.execute("SET LOCAL auto_explain.log_buffers = on");
-        s.execute("SET LOCAL client_min_messages = log");
+        AutoExplain.enable(s);
         s.clearWarnings();
         try (PreparedStatement ps = c.prepareStatement(claim)) {
           ps.setArray(1, c.createArrayOf("text", new String[] {"default"}));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.taskq.SchemaName;
 import io.taskq.postgres.internal.NamedStatements;
 import io.taskq.postgres.internal.migrate.Migrations;
+import io.taskq.postgres.testing.AutoExplain;
 import io.taskq.postgres.testing.Db;
 import io.taskq.postgres.testing.PreparedSql;
 import io.taskq.testing.TaskQTest;
@@ -294,11 +295,7 @@ class ClaimPlanTest {
     try (Connection c = ds.getConnection()) {
       c.setAutoCommit(false);
       try (Statement s = c.createStatement()) {
-        s.execute("LOAD 'auto_explain'");
-        s.execute("SET LOCAL auto_explain.log_min_duration = 0");
-        s.execute("SET LOCAL auto_explain.log_nested_statements = on");
-        s.execute("SET LOCAL auto_explain.log_analyze = on");
-        s.execute("SET LOCAL client_min_messages = log");
+        AutoExplain.enable(s);
         s.execute("SET LOCAL plan_cache_mode = " + mode);
         s.execute(PreparedSql.prepare("x1_plan", types, sql));
         s.clearWarnings();

@@ -9,8 +9,11 @@ import io.taskq.postgres.internal.maintenance.SweepCatalog;
 import io.taskq.postgres.testing.RecordingListener;
 import io.taskq.postgres.testing.StatementCounter;
 import io.taskq.postgres.testing.SweepRows;
+import io.taskq.testing.ForwardingDataSource;
 import io.taskq.testing.TaskQTest;
 import io.taskq.testing.TestServices;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -64,8 +67,8 @@ class BatchExecutorTest {
     assertThat(rows.count("status = 'pending'")).isEqualTo(101);
     assertThat(rows.attempts()).isEqualTo(101);
     assertThat(rows.events()).isEqualTo(101);
-    // timeout capture+apply, the sweep's one statement, the restore.
-    assertThat(one).hasSize(3).isEqualTo(hundred);
+    // timeout capture+apply, the sweep's one statement (the commit ends the bounds).
+    assertThat(one).hasSize(2).isEqualTo(hundred);
   }
 
   @Test
@@ -79,7 +82,7 @@ class BatchExecutorTest {
 
     assertThat(rows.count("status = 'failed'")).isEqualTo(101);
     assertThat(rows.events()).isEqualTo(101);
-    assertThat(one).hasSize(3).isEqualTo(hundred);
+    assertThat(one).hasSize(2).isEqualTo(hundred);
   }
 
   @Test
@@ -92,7 +95,7 @@ class BatchExecutorTest {
     List<String> hundred = statementsOfOneBatch(sweep, 100);
 
     assertThat(rows.count("status = 'pending'")).isEqualTo(101);
-    assertThat(one).hasSize(3).isEqualTo(hundred);
+    assertThat(one).hasSize(2).isEqualTo(hundred);
   }
 
   /** Reports the statement_timeout it runs under, and optionally fails after writing a row. */
@@ -275,6 +278,66 @@ class BatchExecutorTest {
         .as("the server ends a batch left idle past its timeout")
         .isInstanceOf(SQLException.class);
     assertThat(rows.count("status = 'pending'")).isEqualTo(1);
+  }
+
+  @Test
+  @Tag("B2")
+  @Tag("R7")
+  void aBatchWhoseClientStopsBeforeItsCommit_isEndedByTheServer_andCommitsNothing() {
+    rows.jobs(1).status("pending").insert();
+    SweepBatch failAll =
+        new SweepBatch() {
+          @Override
+          public String sweepName() {
+            return "fail_all";
+          }
+
+          @Override
+          public int run(Connection tx, int batchSize) throws SQLException {
+            try (Statement s = tx.createStatement()) {
+              return s.executeUpdate(rows.sql("UPDATE {schema}.jobs SET status = 'failed'"));
+            }
+          }
+        };
+
+    // A JVM frozen after the batch's last statement, before its COMMIT reaches the server.
+    DataSource freezesBeforeCommit = new FreezesBeforeCommit(dataSource, Duration.ofMillis(1500));
+    assertThatThrownBy(
+            () ->
+                executor.runInOwnTransaction(
+                    freezesBeforeCommit, failAll, 10, Duration.ofMillis(300), BatchFence.NONE))
+        .as("the server ends a batch left idle before its commit past its timeout")
+        .isInstanceOf(SQLException.class);
+    assertThat(rows.count("status = 'pending'")).isEqualTo(1);
+  }
+
+  /** Connections whose {@code commit()} first sleeps, as a frozen client would. */
+  private static final class FreezesBeforeCommit extends ForwardingDataSource {
+    private final Duration pause;
+
+    FreezesBeforeCommit(DataSource target, Duration pause) {
+      super(target);
+      this.pause = pause;
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+      Connection connection = target.getConnection();
+      return (Connection)
+          Proxy.newProxyInstance(
+              Connection.class.getClassLoader(),
+              new Class<?>[] {Connection.class},
+              (proxy, method, args) -> {
+                if (method.getName().equals("commit")) {
+                  sleep(pause);
+                }
+                try {
+                  return method.invoke(connection, args);
+                } catch (InvocationTargetException e) {
+                  throw e.getCause();
+                }
+              });
+    }
   }
 
   @Test
