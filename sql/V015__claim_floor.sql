@@ -78,6 +78,17 @@ CREATE TABLE {schema}.claim_floor_low (
 );
 CREATE INDEX claim_floor_low_key_idx ON {schema}.claim_floor_low (queue, actor, priority, run_at, id);
 
+-- Rule 1's test: is the key below the pair's floor, or below its proposal (a raise under way)?
+-- (A SQL function of one expression: the planner inlines it into the statements that call it.)
+CREATE FUNCTION {schema}.claim_floor_below(f {schema}.claim_floor, p_priority smallint,
+                                           p_run_at timestamptz, p_id bigint)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+AS $$
+  SELECT (p_priority, p_run_at, p_id) < (f.floor_priority, f.floor_run_at, f.floor_id)
+      OR coalesce((p_priority, p_run_at, p_id) < (f.prop_priority, f.prop_run_at, f.prop_id), false)
+$$;
+
 -- Rule 1 for one job: logs its key if it is below the pair's floor or proposal and nothing lower
 -- is logged. A pair without a claim_floor row has no floor (its claims scan from the start).
 CREATE FUNCTION {schema}.claim_floor_lower(p_queue text, p_actor text, p_priority smallint,
@@ -90,9 +101,7 @@ BEGIN
   SELECT p_queue, p_actor, p_priority, p_run_at, p_id
     FROM {schema}.claim_floor f
    WHERE f.queue = p_queue AND f.actor = p_actor
-     AND ((p_priority, p_run_at, p_id) < (f.floor_priority, f.floor_run_at, f.floor_id)
-          OR coalesce((p_priority, p_run_at, p_id) < (f.prop_priority, f.prop_run_at, f.prop_id),
-                      false))
+     AND {schema}.claim_floor_below(f, p_priority, p_run_at, p_id)
      AND NOT EXISTS (SELECT 1
                        FROM {schema}.claim_floor_low l
                       WHERE l.queue = p_queue AND l.actor = p_actor
@@ -114,9 +123,7 @@ BEGIN
       FROM inserted n
       JOIN {schema}.claim_floor f ON f.queue = n.queue AND f.actor = n.actor
      WHERE n.status = 'pending'
-       AND ((n.priority, n.run_at, n.id) < (f.floor_priority, f.floor_run_at, f.floor_id)
-            OR coalesce((n.priority, n.run_at, n.id) < (f.prop_priority, f.prop_run_at, f.prop_id),
-                        false))
+       AND {schema}.claim_floor_below(f, n.priority, n.run_at, n.id)
      ORDER BY n.queue, n.actor, n.priority, n.run_at, n.id
   LOOP
     PERFORM {schema}.claim_floor_lower(low.queue, low.actor, low.priority, low.run_at, low.id);
@@ -325,22 +332,21 @@ BEGIN
                    OR (kind = 'actor' AND name = p_actors[1])) THEN
       RETURN picked;
     END IF;
-    SELECT * INTO f FROM {schema}.claim_floor_of(p_queues[1], p_actors[1]);
-    IF NOT FOUND THEN
-      INSERT INTO {schema}.claim_floor (queue, actor) VALUES (p_queues[1], p_actors[1])
-        ON CONFLICT DO NOTHING;
-      SELECT (-32768)::smallint AS floor_priority, '-infinity'::timestamptz AS floor_run_at,
-             (-9223372036854775808)::bigint AS floor_id, '-infinity'::timestamptz AS checked_at
-        INTO f;
-    END IF;
     -- The step comes before the pick, so a proposal is the first pending job the claims before
-    -- this one left, not the first of this claim's own batch.
-    IF f.checked_at <= clock_timestamp() - interval '50 milliseconds' THEN
+    -- this one left, not the first of this claim's own batch. A pair's first claim makes its row
+    -- (whose checked_at is due) and takes its first step.
+    SELECT * INTO f FROM {schema}.claim_floor_of(p_queues[1], p_actors[1]);
+    IF NOT FOUND OR f.checked_at <= clock_timestamp() - interval '50 milliseconds' THEN
+      IF NOT FOUND THEN
+        INSERT INTO {schema}.claim_floor (queue, actor) VALUES (p_queues[1], p_actors[1])
+          ON CONFLICT DO NOTHING;
+      END IF;
       PERFORM {schema}.claim_floor_step(p_queues[1], p_actors[1]);
       SELECT * INTO f FROM {schema}.claim_floor_of(p_queues[1], p_actors[1]);
       IF NOT FOUND THEN
+        -- The row was deleted meanwhile (by hand): the lowest key, as a new row's.
         SELECT (-32768)::smallint AS floor_priority, '-infinity'::timestamptz AS floor_run_at,
-               (-9223372036854775808)::bigint AS floor_id, '-infinity'::timestamptz AS checked_at
+               (-9223372036854775808)::bigint AS floor_id
           INTO f;
       END IF;
     END IF;

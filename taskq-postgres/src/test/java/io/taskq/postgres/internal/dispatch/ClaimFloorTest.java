@@ -16,7 +16,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
@@ -37,6 +39,12 @@ import org.junit.jupiter.api.Test;
 @TaskQTest
 @Tag("X1")
 class ClaimFloorTest {
+  /** Claim order: priority, then run_at, then id. */
+  private static final Comparator<Claimed> CLAIM_ORDER =
+      Comparator.comparingInt(Claimed::priority)
+          .thenComparing(Claimed::runAt)
+          .thenComparingLong(Claimed::id);
+
   private static final Pattern BUFFERS =
       Pattern.compile("Buffers: shared(?: hit=(\\d+))?(?: read=(\\d+))?");
 
@@ -238,18 +246,22 @@ class ClaimFloorTest {
       ps.setInt(3, limit);
       ps.setString(4, "w1");
       ps.setLong(5, 600_000);
-      List<Long> ids = new ArrayList<>();
+      // The claim's own RETURNING gives each job's key: its ids in claim order.
+      List<Claimed> claimed = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          ids.add(rs.getLong("id"));
+          claimed.add(
+              new Claimed(rs.getInt("priority"), rs.getTimestamp("run_at"), rs.getLong("id")));
         }
       }
-      ids.sort(null);
-      return orderedByKey(ids);
+      claimed.sort(CLAIM_ORDER);
+      return claimed.stream().map(Claimed::id).toList();
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
   }
+
+  private record Claimed(int priority, Timestamp runAt, long id) {}
 
   /**
    * Claims batches (a pause between them, so the floor's steps come) until {@code n} were taken.
@@ -262,27 +274,6 @@ class ClaimFloorTest {
       taken += claim(queues, actors, batch).size();
       pause(10);
     }
-  }
-
-  /** The claimed ids in claim order (priority, run_at, id), as the claim took them. */
-  private List<Long> orderedByKey(List<Long> ids) {
-    if (ids.isEmpty()) {
-      return ids;
-    }
-    List<Long> out = new ArrayList<>();
-    for (Object id :
-        db.queryColumn(
-            sql(
-                "SELECT id FROM {schema}.jobs WHERE id = ANY (?::bigint[])"
-                    + " ORDER BY priority, run_at, id"),
-            ids.stream()
-                .map(String::valueOf)
-                .reduce((x, y) -> x + "," + y)
-                .map(s -> "{" + s + "}")
-                .orElseThrow())) {
-      out.add(((Number) id).longValue());
-    }
-    return out;
   }
 
   /** The pair's row, as its first claim makes it: the lowest floor, no raise under way. */
@@ -310,11 +301,7 @@ class ClaimFloorTest {
   }
 
   private void stepUntil(BooleanSupplier done) {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!done.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("the floor's raise did not get there").isLessThan(deadline);
-      step();
-    }
+    repeatUntil(done, this::step);
   }
 
   private void awaitClaiming(BooleanSupplier done) {
@@ -323,11 +310,20 @@ class ClaimFloorTest {
 
   /** Claims one job every 60 ms (each claim drives a step) until {@code done}, for at most 10 s. */
   private void awaitClaiming(BooleanSupplier done, Runnable claimOne) {
+    repeatUntil(
+        done,
+        () -> {
+          claimOne.run();
+          pause(60);
+        });
+  }
+
+  /** Runs {@code action} until {@code done}, for at most 10 s. */
+  private static void repeatUntil(BooleanSupplier done, Runnable action) {
     long deadline = System.nanoTime() + 10_000_000_000L;
     while (!done.getAsBoolean()) {
       assertThat(System.nanoTime()).as("the floor's raise did not get there").isLessThan(deadline);
-      claimOne.run();
-      pause(60);
+      action.run();
     }
   }
 
