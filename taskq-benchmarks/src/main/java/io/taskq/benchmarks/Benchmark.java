@@ -44,6 +44,7 @@ public final class Benchmark {
       int backlogRows,
       int drainBatches,
       int warmUpRuns,
+      int warmUpMaxRuns,
       RawSqlBaseline.ClaimOrder rawOrder) {
     private static final Set<String> FLAGS =
         Set.of(
@@ -57,6 +58,7 @@ public final class Benchmark {
             "--backlog-rows",
             "--drain-batches",
             "--warmup-runs",
+            "--warmup-max-runs",
             "--raw-order");
 
     static Settings of(String[] args) {
@@ -75,6 +77,9 @@ public final class Benchmark {
             "--figures must be letters of a to f (e.g. abc), was " + figures);
       }
       int jobs = batchesOf("--jobs", intArg(args, "--jobs", 20_000));
+      int warmUpRuns = intArg(args, "--warmup-runs", 3);
+      int warmUpMaxRuns = intArg(args, "--warmup-max-runs", 12);
+      WarmUp.check(warmUpRuns, warmUpMaxRuns);
       return new Settings(
           figures,
           positive("--runs", intArg(args, "--runs", 3)),
@@ -85,15 +90,9 @@ public final class Benchmark {
           positive("--soak-jobs", intArg(args, "--soak-jobs", 100_000)),
           positive("--backlog-rows", intArg(args, "--backlog-rows", 50_000)),
           atLeastZero("--drain-batches", intArg(args, "--drain-batches", 0)),
-          notNegative("--warmup-runs", intArg(args, "--warmup-runs", 3)),
+          warmUpRuns,
+          warmUpMaxRuns,
           RawSqlBaseline.ClaimOrder.of(stringArg(args, "--raw-order", "run_at")));
-    }
-
-    private static int notNegative(String name, int value) {
-      if (value < 0) {
-        throw new IllegalArgumentException(name + " must be 0 or more, was " + value);
-      }
-      return value;
     }
 
     private static int atLeastZero(String name, int value) {
@@ -133,10 +132,11 @@ public final class Benchmark {
     Settings settings = Settings.of(args);
     System.out.printf(
         Locale.ROOT,
-        "TaskQ benchmark: %d runs (%d warm-up runs), %d jobs, %d threads, heap limit %.0f MiB,"
+        "TaskQ benchmark: %d runs (%d to %d warm-up runs), %d jobs, %d threads, heap limit %.0f MiB,"
             + " %d cores, raw claim by %s%n",
         settings.runs(),
         settings.warmUpRuns(),
+        settings.warmUpMaxRuns(),
         settings.jobs(),
         settings.threads(),
         mib(HeapSampler.maxHeapBytes()),
@@ -203,17 +203,18 @@ public final class Benchmark {
   }
 
   /**
-   * Untimed before (b)'s first run: {@code --warmup-runs} runs of (b) and its yardstick at the
-   * measured size, because TaskQ's worker is far more code than the raw claim's loop and its JIT
-   * compiler went on compiling through the first measured runs after a single 10 000-job pass
-   * (docs/benchmarks.md, "Scale mode").
+   * Untimed before (b)'s first run: runs of (b) and its yardstick at the measured size, as {@link
+   * WarmUp} rules (docs/benchmarks.md, "Scale mode").
    */
   private void warmUpClaims(RawSqlBaseline claimRaw, JobsClient client) throws Exception {
-    for (int run = 0; run < settings.warmUpRuns(); run++) {
-      insertBoth(claimRaw, client, settings.jobs(), false);
-      claimRaw.claimAll(settings.threads(), settings.jobs());
-      endToEnd(settings.jobs(), false);
-    }
+    WarmUp.run(
+        settings.warmUpRuns(),
+        settings.warmUpMaxRuns(),
+        () -> {
+          insertBoth(claimRaw, client, settings.jobs(), false);
+          claimRaw.claimAll(settings.threads(), settings.jobs());
+          return new double[] {claimRaw.lastJitMicrosPerJob(), endToEnd(settings.jobs(), false)};
+        });
   }
 
   /**
@@ -253,9 +254,8 @@ public final class Benchmark {
   private void claimBaseline(RawSqlBaseline raw) throws Exception {
     int jobs = settings.jobs();
     ServerCounters before = db.counters();
-    CpuTicks cpu = CpuTicks.read();
     long claimNanos = raw.claimAll(settings.threads(), jobs);
-    String perJob = CpuTicks.read().perJobSince(cpu, jobs);
+    String perJob = raw.lastCpu();
     ServerCounters.Cost cost = db.counters().since(before, jobs);
     System.out.println("  raw claim " + perJob);
     figures.add("baseline.claim_rate", "jobs/s", jobs / seconds(claimNanos));
@@ -263,25 +263,26 @@ public final class Benchmark {
     figures.add("baseline.wal_bytes_per_job", "bytes", cost.walBytesPerJob());
   }
 
-  /** (b) The jobs (a) enqueued, run by one worker with 8 handler threads, start() to done. */
-  private void endToEnd(int jobs, boolean record) throws Exception {
+  /**
+   * (b) The jobs (a) enqueued, run by one worker with 8 handler threads, from the resume of its
+   * settled start ({@link WorkerRun#startSettled}) to done; returns the JIT compiler's CPU per job
+   * inside that interval.
+   */
+  private double endToEnd(int jobs, boolean record) throws Exception {
     ServerCounters before = db.counters();
-    CpuTicks cpu = CpuTicks.read();
-    long nanos;
+    WorkerRun.Timed run;
     try (WorkerRun worker =
         new WorkerRun(db, settings.threads(), WorkerRun.DEFAULT_POLL_INTERVAL)) {
-      worker.startTimed();
-      worker.awaitSucceeded(jobs, n -> {});
-      nanos = worker.timedNanos();
+      run = worker.runSettled(-1, jobs);
     }
-    String perJob = CpuTicks.read().perJobSince(cpu, jobs);
     ServerCounters.Cost cost = db.counters().since(before, jobs);
     if (record) {
-      System.out.println("  TaskQ end-to-end " + perJob);
-      figures.add("b.taskq.end_to_end_rate", "jobs/s", jobs / seconds(nanos));
+      System.out.println("  TaskQ end-to-end " + run.cpu());
+      figures.add("b.taskq.end_to_end_rate", "jobs/s", jobs / seconds(run.nanos()));
       figures.add("b.taskq.write_xacts_per_job", "xacts", cost.writeTransactionsPerJob());
       figures.add("b.taskq.wal_bytes_per_job", "bytes", cost.walBytesPerJob());
     }
+    return run.jitMicrosPerJob();
   }
 
   /** (c) Single jobs from another pool every 10 ms; the worker polls only every 30 s. */

@@ -65,6 +65,14 @@ record CpuTicks(long jvm, long jit, long postgres) {
         (postgres - before.postgres) * MICROS_PER_TICK / jobs);
   }
 
+  /**
+   * The JIT compiler threads' CPU since {@code before}, in microseconds per job; 0 without {@code
+   * /proc}, where no warm-up can be told apart from another.
+   */
+  double jitMicrosPerJobSince(CpuTicks before, long jobs) {
+    return (jit - before.jit) * MICROS_PER_TICK / jobs;
+  }
+
   private static List<Path> list(Path directory) {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
       return StreamSupport.stream(entries.spliterator(), false).toList();

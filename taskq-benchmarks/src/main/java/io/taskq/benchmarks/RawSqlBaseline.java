@@ -83,6 +83,8 @@ final class RawSqlBaseline {
   private final String copyTable;
   private final String wideTable;
   private final String wideInsertSql;
+  private String lastCpu = "CPU per job: no claim run yet";
+  private double lastJitMicrosPerJob = Double.NaN;
 
   /** The baseline of the earlier figures: claims in id order ({@link ClaimOrder#ID}). */
   RawSqlBaseline(DataSource dataSource, String schemaQuoted) {
@@ -224,7 +226,21 @@ final class RawSqlBaseline {
     return System.nanoTime() - start;
   }
 
-  /** Claims and completes every pending row with {@code threads} workers; returns nanoseconds. */
+  /** The CPU used inside the last {@link #claimAll} interval, per job ({@link CpuTicks}). */
+  String lastCpu() {
+    return lastCpu;
+  }
+
+  /** Of it, the JIT compiler's, in microseconds per job. */
+  double lastJitMicrosPerJob() {
+    return lastJitMicrosPerJob;
+  }
+
+  /**
+   * Claims and completes every pending row with {@code threads} workers; returns the nanoseconds
+   * from the moment the workers, connected and with their statements prepared, are let go until the
+   * last finds nothing left. {@link #lastCpu()} then says the CPU used in that interval.
+   */
   long claimAll(int threads, int expected) throws Exception {
     String claim =
         "UPDATE "
@@ -271,12 +287,16 @@ final class RawSqlBaseline {
               }));
     }
     ready.await();
+    CpuTicks cpu = CpuTicks.read();
     long start = System.nanoTime();
     go.countDown();
     for (Future<?> worker : workers) {
       worker.get();
     }
     long elapsed = System.nanoTime() - start;
+    CpuTicks after = CpuTicks.read();
+    lastCpu = after.perJobSince(cpu, expected);
+    lastJitMicrosPerJob = after.jitMicrosPerJobSince(cpu, expected);
     pool.shutdown();
     pool.awaitTermination(10, TimeUnit.SECONDS);
     if (completed.get() != expected) {

@@ -112,8 +112,9 @@ public final class ScaleBenchmark {
    * S1's drain bound per tick raised to the whole backlog), {@code --runs} (1: the chosen tables
    * measured this many times in turn, then each table's medians), {@code --raw-order} ({@code
    * run_at}, or {@code id} for the claim yardstick of the figures before 2026-12-03), {@code
-   * --warmup-runs} (3: untimed runs of both sides at {@code --jobs} before the first measured one).
-   * A size of 0 skips its part.
+   * --warmup-runs} (3) and {@code --warmup-max-runs} (12): untimed runs of both sides at {@code
+   * --jobs} before the first measured one, at least the one, at most the other, until both sides'
+   * JIT compilers are quiet ({@link WarmUp}). A size of 0 skips its part.
    */
   public static void main(String[] commandLine) throws Exception {
     // Through Maven the flags come as one property (-Dscale.args="..." in the bench-scale profile).
@@ -140,9 +141,8 @@ public final class ScaleBenchmark {
     int backlog = Benchmark.intArg(args, "--backlog-rows", 50_000);
     int drainBatches = Benchmark.intArg(args, "--drain-batches", 0);
     int warmUpRuns = Benchmark.intArg(args, "--warmup-runs", 3);
-    if (warmUpRuns < 0) {
-      throw new IllegalArgumentException("--warmup-runs must be 0 or more, was " + warmUpRuns);
-    }
+    int warmUpMaxRuns = Benchmark.intArg(args, "--warmup-max-runs", 12);
+    WarmUp.check(warmUpRuns, warmUpMaxRuns);
     System.out.printf(
         Locale.ROOT,
         "TaskQ scale benchmark: %d jobs per table, %d threads, %d cores, raw claim by %s%n",
@@ -152,7 +152,7 @@ public final class ScaleBenchmark {
         rawOrder.name().toLowerCase(Locale.ROOT));
     try (BenchDatabase db = BenchDatabase.open(SchemaName.of(Benchmark.SCHEMA), threads + 8)) {
       ScaleBenchmark bench = new ScaleBenchmark(db, jobs, threads, pickup, rawOrder);
-      bench.warmUp(warmUpRuns);
+      bench.warmUp(warmUpRuns, warmUpMaxRuns);
       List<Clutter> all = tables(otherRows);
       for (int run = 1; run <= runs; run++) {
         if (runs > 1) {
@@ -236,19 +236,20 @@ public final class ScaleBenchmark {
   }
 
   /**
-   * Untimed runs of both sides at the measured size, {@code warmUpRuns} times, then an untimed
-   * enqueue comparison: TaskQ's worker runs several times the raw claim's code, and its JIT
-   * compiler went on compiling through the first measured runs after a single 10 000-job warm-up
-   * (up to 21 µs of CPU a job in the first, 8.5 in the third, against the raw claim's 4 to 6).
+   * Untimed runs of both sides at the measured size, as {@link WarmUp} rules, then an untimed
+   * enqueue comparison.
    */
-  private void warmUp(int warmUpRuns) throws Exception {
-    for (int run = 0; run < warmUpRuns; run++) {
-      db.emptyJobs();
-      raw.reset();
-      enqueueBoth(jobs);
-      raw.claimAll(threads, jobs);
-      endToEnd(jobs, 0);
-    }
+  private void warmUp(int leastRuns, int mostRuns) throws Exception {
+    WarmUp.run(
+        leastRuns,
+        mostRuns,
+        () -> {
+          db.emptyJobs();
+          raw.reset();
+          enqueueBoth(jobs);
+          raw.claimAll(threads, jobs);
+          return new double[] {raw.lastJitMicrosPerJob(), endToEnd(jobs, 0).jitMicrosPerJob()};
+        });
     enqueueRaw.reset();
     EnqueueComparison.run(enqueueRaw, client, 10_000);
   }
@@ -261,16 +262,15 @@ public final class ScaleBenchmark {
     enqueueBoth(jobs);
     ServerCounters before = db.counters();
     String rawWal = wal.start();
-    CpuTicks cpu = CpuTicks.read();
     long rawNanos = raw.claimAll(threads, jobs);
-    String rawCpu = CpuTicks.read().perJobSince(cpu, jobs);
+    String rawCpu = raw.lastCpu();
     ServerCounters.Cost rawCost = db.counters().since(before, jobs);
     String rawBreakdown = wal.since(rawWal, jobs);
     before = db.counters();
     String taskqWal = wal.start();
-    cpu = CpuTicks.read();
-    long taskqNanos = endToEnd(jobs, idFloor);
-    String taskqCpu = CpuTicks.read().perJobSince(cpu, jobs);
+    WorkerRun.Timed taskq = endToEnd(jobs, idFloor);
+    long taskqNanos = taskq.nanos();
+    String taskqCpu = taskq.cpu();
     ServerCounters.Cost cost = db.counters().since(before, jobs);
     String breakdown = wal.since(taskqWal, jobs);
     PickupRun.Latency latency = pickup(idFloor);
@@ -424,16 +424,14 @@ public final class ScaleBenchmark {
   }
 
   /**
-   * {@code n} jobs, from {@code start()} until all succeeded, counting only the jobs above {@code
-   * idFloor}, timed on the database's clock ({@link WorkerRun#timedNanos()}). Building the worker
-   * (configuration, actor registration; no database work) is outside the timed interval, as opening
-   * the raw claim's connections and preparing its statements is outside the raw claim's.
+   * {@code n} jobs, from the resume of a settled worker ({@link WorkerRun#startSettled}) until all
+   * succeeded, counting only the jobs above {@code idFloor}, timed on the database's clock ({@link
+   * WorkerRun#timedNanos()}). Building and starting the worker are outside the timed interval, as
+   * opening the raw claim's connections and preparing its statements are outside the raw claim's.
    */
-  private long endToEnd(int n, long idFloor) throws Exception {
+  private WorkerRun.Timed endToEnd(int n, long idFloor) throws Exception {
     try (WorkerRun worker = new WorkerRun(db, threads, WorkerRun.DEFAULT_POLL_INTERVAL)) {
-      worker.startTimedAbove(idFloor);
-      worker.awaitSucceeded(n, done -> {});
-      return worker.timedNanos();
+      return worker.runSettled(idFloor, n);
     }
   }
 

@@ -4,6 +4,7 @@ import io.taskq.Actor;
 import io.taskq.JobInterceptor;
 import io.taskq.TaskQ;
 import io.taskq.TaskQConfig;
+import io.taskq.operations.PauseTarget;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -20,11 +21,14 @@ import org.jspecify.annotations.Nullable;
  * {@value #POLL_MILLIS} ms how many jobs are {@code succeeded}, so a job counts only once its
  * outcome is committed, and counting rows does not load the database during the run itself.
  *
- * <p>A timed run ({@link #startTimed()}, {@link #timedNanos()}) reads its interval from the
- * database's clock: from a {@code clock_timestamp()} read just before {@code start()} to the newest
- * {@code finished_at} of the succeeded jobs, which the completion statement writes from the same
- * clock in the transaction that commits the outcome. So neither the polling's period nor the
- * counts' own time is in the interval, and nothing is asked of the database while it runs.
+ * <p>A timed run ({@link #startSettled}, {@link #resumeTimed()}, {@link #timedNanos()}) starts the
+ * worker with its queues paused, waits until the start's own work is over, and reads its interval
+ * from the database's clock: from a {@code clock_timestamp()} read just before the resume to the
+ * newest {@code finished_at} of the succeeded jobs, which the completion statement writes from the
+ * same clock in the transaction that commits the outcome. So the interval holds what a running
+ * worker does with a backlog let go (claims, handlers, completions), not its start, as the raw
+ * claim's holds its claims and not its connecting; neither the polling's period nor the counts' own
+ * time is in it, and nothing is asked of the database while it runs.
  */
 final class WorkerRun implements AutoCloseable {
   static final long POLL_MILLIS = 10;
@@ -36,12 +40,23 @@ final class WorkerRun implements AutoCloseable {
   /** The default polling fallback, {@code TASKQ_POLL_INTERVAL}. */
   static final Duration DEFAULT_POLL_INTERVAL = TaskQConfig.defaults().pollInterval();
 
+  /** The reason stored with the pause a settled start holds its queues with. */
+  private static final String HELD = "held until the timed interval starts";
+
+  private static final Duration SETTLE_LEAST = Duration.ofMillis(300);
+  private static final Duration SETTLE_MOST = Duration.ofSeconds(10);
+  private static final Duration QUIET_SLICE = Duration.ofMillis(200);
+
+  /** 20 ms of CPU in a 200 ms slice: a tenth of one core, for this JVM and the server together. */
+  private static final long QUIET_TICKS = 2;
+
   private final BenchDatabase db;
   private final TaskQ taskq;
   private final AtomicLong handled = new AtomicLong();
   private long succeededBefore;
   private long idFloor = -1;
   private long startedAtMicros = -1;
+  private boolean paused;
 
   /**
    * @param pollInterval the worker's polling fallback; long to prove LISTEN/NOTIFY alone wakes it
@@ -81,21 +96,71 @@ final class WorkerRun implements AutoCloseable {
   }
 
   /**
-   * Starts the worker as {@link #start()} does, first reading the database's clock: the start of
-   * the interval {@link #timedNanos()} returns.
+   * Starts the worker with every queue paused and waits until its start has settled: the start's
+   * own work (registration, the LISTEN connection, the maintenance leader's election and first
+   * sweeps) is done once both this JVM and the PostgreSQL processes go quiet (at most {@value
+   * #QUIET_TICKS} clock ticks of CPU together in a {@link #QUIET_SLICE} slice, after at least
+   * {@link #SETTLE_LEAST}, at most {@link #SETTLE_MOST}; without {@code /proc}, the least). Then
+   * {@link #resumeTimed()} lets the jobs go, as the raw claim's threads are let go with their
+   * connections open and their statements prepared.
+   *
+   * @param idFloor count only the jobs above it ({@link #startAbove}); negative to count every job
+   *     that succeeds after the start ({@link #start()})
    */
-  void startTimed() throws SQLException {
-    startedAtMicros = db.queryLong(EPOCH_MICROS_NOW);
-    start();
+  void startSettled(long idFloor) throws SQLException, InterruptedException {
+    taskq.operations().pause(PauseTarget.allQueues(), "benchmark", HELD);
+    paused = true;
+    if (idFloor < 0) {
+      start();
+    } else {
+      startAbove(idFloor);
+    }
+    long deadline = System.nanoTime() + SETTLE_MOST.toNanos();
+    Thread.sleep(SETTLE_LEAST.toMillis());
+    CpuTicks last = CpuTicks.read();
+    while (System.nanoTime() < deadline) {
+      Thread.sleep(QUIET_SLICE.toMillis());
+      CpuTicks now = CpuTicks.read();
+      long used = now.jvm() - last.jvm() + now.postgres() - last.postgres();
+      last = now;
+      if (used <= QUIET_TICKS) {
+        return;
+      }
+    }
   }
 
   /**
-   * Starts the worker as {@link #startAbove(long)} does, first reading the database's clock: the
-   * start of the interval {@link #timedNanos()} returns.
+   * After {@link #startSettled}: reads the database's clock, the start of the interval {@link
+   * #timedNanos()} returns, then resumes every queue (A4's resume, which wakes the worker at once
+   * through the wake channel).
    */
-  void startTimedAbove(long idFloor) throws SQLException {
+  void resumeTimed() throws SQLException {
+    if (!paused) {
+      throw new IllegalStateException("resumeTimed() needs startSettled()");
+    }
     startedAtMicros = db.queryLong(EPOCH_MICROS_NOW);
-    startAbove(idFloor);
+    taskq.operations().resume(PauseTarget.allQueues(), "benchmark");
+    paused = false;
+  }
+
+  /**
+   * A timed run's interval ({@link #timedNanos()}) and the CPU used inside it ({@link
+   * CpuTicks#perJobSince}), and of that the JIT compiler's, per job.
+   */
+  record Timed(long nanos, String cpu, double jitMicrosPerJob) {}
+
+  /**
+   * {@link #startSettled}, then {@link #resumeTimed()} and {@link #awaitSucceeded} for {@code jobs}
+   * jobs: the timed interval and the CPU used inside it.
+   */
+  Timed runSettled(long idFloor, long jobs) throws SQLException, InterruptedException {
+    startSettled(idFloor);
+    CpuTicks cpu = CpuTicks.read();
+    resumeTimed();
+    awaitSucceeded(jobs, done -> {});
+    CpuTicks after = CpuTicks.read();
+    return new Timed(
+        timedNanos(), after.perJobSince(cpu, jobs), after.jitMicrosPerJobSince(cpu, jobs));
   }
 
   /**
@@ -107,7 +172,7 @@ final class WorkerRun implements AutoCloseable {
    */
   long timedNanos() throws SQLException {
     if (startedAtMicros < 0) {
-      throw new IllegalStateException("timedNanos() needs startTimed() or startTimedAbove()");
+      throw new IllegalStateException("timedNanos() needs resumeTimed()");
     }
     long finishedAtMicros =
         db.queryLong(
@@ -173,6 +238,10 @@ final class WorkerRun implements AutoCloseable {
 
   @Override
   public void close() {
+    if (paused) {
+      // A run that failed before its resume leaves no stored pause for the next worker.
+      taskq.operations().resume(PauseTarget.allQueues(), "benchmark");
+    }
     taskq.close();
   }
 }
