@@ -213,7 +213,9 @@ public final class Benchmark {
         () -> {
           insertBoth(claimRaw, client, settings.jobs(), false);
           claimRaw.claimAll(settings.threads(), settings.jobs());
-          return new double[] {claimRaw.lastJitMicrosPerJob(), endToEnd(settings.jobs(), false)};
+          return new double[] {
+            claimRaw.lastCpu().jitMicrosPerJob(), endToEnd(settings.jobs(), false)
+          };
         });
   }
 
@@ -255,7 +257,7 @@ public final class Benchmark {
     int jobs = settings.jobs();
     ServerCounters before = db.counters();
     long claimNanos = raw.claimAll(settings.threads(), jobs);
-    String perJob = raw.lastCpu();
+    String perJob = raw.lastCpu().line();
     ServerCounters.Cost cost = db.counters().since(before, jobs);
     System.out.println("  raw claim " + perJob);
     figures.add("baseline.claim_rate", "jobs/s", jobs / seconds(claimNanos));
@@ -265,7 +267,7 @@ public final class Benchmark {
 
   /**
    * (b) The jobs (a) enqueued, run by one worker with 8 handler threads, from the resume of its
-   * settled start ({@link WorkerRun#startSettled}) to done; returns the JIT compiler's CPU per job
+   * settled start ({@link WorkerRun#runSettled}) to done; returns the JIT compiler's CPU per job
    * inside that interval.
    */
   private double endToEnd(int jobs, boolean record) throws Exception {
@@ -277,12 +279,12 @@ public final class Benchmark {
     }
     ServerCounters.Cost cost = db.counters().since(before, jobs);
     if (record) {
-      System.out.println("  TaskQ end-to-end " + run.cpu());
+      System.out.println("  TaskQ end-to-end " + run.cpu().line());
       figures.add("b.taskq.end_to_end_rate", "jobs/s", jobs / seconds(run.nanos()));
       figures.add("b.taskq.write_xacts_per_job", "xacts", cost.writeTransactionsPerJob());
       figures.add("b.taskq.wal_bytes_per_job", "bytes", cost.walBytesPerJob());
     }
-    return run.jitMicrosPerJob();
+    return run.cpu().jitMicrosPerJob();
   }
 
   /** (c) Single jobs from another pool every 10 ms; the worker polls only every 30 s. */

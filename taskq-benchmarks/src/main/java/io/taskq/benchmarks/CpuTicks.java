@@ -66,11 +66,17 @@ record CpuTicks(long jvm, long jit, long postgres) {
   }
 
   /**
-   * The JIT compiler threads' CPU since {@code before}, in microseconds per job; 0 without {@code
-   * /proc}, where no warm-up can be told apart from another.
+   * The CPU used between two readings, per job.
+   *
+   * @param line {@link #perJobSince}'s line
+   * @param jitMicrosPerJob of it, the JIT compiler threads' microseconds per job; 0 without {@code
+   *     /proc}, where no warm-up can be told apart from another
    */
-  double jitMicrosPerJobSince(CpuTicks before, long jobs) {
-    return (jit - before.jit) * MICROS_PER_TICK / jobs;
+  record Used(String line, double jitMicrosPerJob) {}
+
+  /** What was used since {@code before}, per job, as {@link #perJobSince} and in figures. */
+  Used usedSince(CpuTicks before, long jobs) {
+    return new Used(perJobSince(before, jobs), (jit - before.jit) * MICROS_PER_TICK / jobs);
   }
 
   private static List<Path> list(Path directory) {

@@ -83,8 +83,7 @@ final class RawSqlBaseline {
   private final String copyTable;
   private final String wideTable;
   private final String wideInsertSql;
-  private String lastCpu = "CPU per job: no claim run yet";
-  private double lastJitMicrosPerJob = Double.NaN;
+  private CpuTicks.Used lastCpu = new CpuTicks.Used("CPU per job: no claim run yet", Double.NaN);
 
   /** The baseline of the earlier figures: claims in id order ({@link ClaimOrder#ID}). */
   RawSqlBaseline(DataSource dataSource, String schemaQuoted) {
@@ -226,14 +225,9 @@ final class RawSqlBaseline {
     return System.nanoTime() - start;
   }
 
-  /** The CPU used inside the last {@link #claimAll} interval, per job ({@link CpuTicks}). */
-  String lastCpu() {
+  /** The CPU used inside the last {@link #claimAll} interval, per job. */
+  CpuTicks.Used lastCpu() {
     return lastCpu;
-  }
-
-  /** Of it, the JIT compiler's, in microseconds per job. */
-  double lastJitMicrosPerJob() {
-    return lastJitMicrosPerJob;
   }
 
   /**
@@ -294,9 +288,7 @@ final class RawSqlBaseline {
       worker.get();
     }
     long elapsed = System.nanoTime() - start;
-    CpuTicks after = CpuTicks.read();
-    lastCpu = after.perJobSince(cpu, expected);
-    lastJitMicrosPerJob = after.jitMicrosPerJobSince(cpu, expected);
+    lastCpu = CpuTicks.read().usedSince(cpu, expected);
     pool.shutdown();
     pool.awaitTermination(10, TimeUnit.SECONDS);
     if (completed.get() != expected) {

@@ -248,7 +248,9 @@ public final class ScaleBenchmark {
           raw.reset();
           enqueueBoth(jobs);
           raw.claimAll(threads, jobs);
-          return new double[] {raw.lastJitMicrosPerJob(), endToEnd(jobs, 0).jitMicrosPerJob()};
+          return new double[] {
+            raw.lastCpu().jitMicrosPerJob(), endToEnd(jobs, 0).cpu().jitMicrosPerJob()
+          };
         });
     enqueueRaw.reset();
     EnqueueComparison.run(enqueueRaw, client, 10_000);
@@ -263,14 +265,14 @@ public final class ScaleBenchmark {
     ServerCounters before = db.counters();
     String rawWal = wal.start();
     long rawNanos = raw.claimAll(threads, jobs);
-    String rawCpu = raw.lastCpu();
+    String rawCpu = raw.lastCpu().line();
     ServerCounters.Cost rawCost = db.counters().since(before, jobs);
     String rawBreakdown = wal.since(rawWal, jobs);
     before = db.counters();
     String taskqWal = wal.start();
     WorkerRun.Timed taskq = endToEnd(jobs, idFloor);
     long taskqNanos = taskq.nanos();
-    String taskqCpu = taskq.cpu();
+    String taskqCpu = taskq.cpu().line();
     ServerCounters.Cost cost = db.counters().since(before, jobs);
     String breakdown = wal.since(taskqWal, jobs);
     PickupRun.Latency latency = pickup(idFloor);
@@ -424,7 +426,7 @@ public final class ScaleBenchmark {
   }
 
   /**
-   * {@code n} jobs, from the resume of a settled worker ({@link WorkerRun#startSettled}) until all
+   * {@code n} jobs, from the resume of a settled worker ({@link WorkerRun#runSettled}) until all
    * succeeded, counting only the jobs above {@code idFloor}, timed on the database's clock ({@link
    * WorkerRun#timedNanos()}). Building and starting the worker are outside the timed interval, as
    * opening the raw claim's connections and preparing its statements are outside the raw claim's.

@@ -9,10 +9,10 @@ import java.util.Locale;
  *
  * <p>Why a rule and not a count: TaskQ's claim and completion methods run once per batch of about
  * 140 jobs, so they reach the JIT compiler's top tier only after some 600 batches, four to five
- * runs of 20 000 jobs; until then the compiler recompiles them inside timed intervals (24 to 45 µs
- * of CPU per job in the fourth and fifth runs, 1.5 µs in the sixth, on two cores where the
- * compiler's CPU is taken from the run). A production worker is past that within its first minutes;
- * a figure measured before it is measuring the compiler.
+ * runs of 20 000 jobs; until then the compiler works inside the timed intervals (24 to 54 µs of CPU
+ * per job in each of the first five runs, 1.5 µs in the sixth, on two cores where the compiler's
+ * CPU is taken from the run). A production worker is past that within its first minutes; a figure
+ * measured before it is measuring the compiler.
  */
 final class WarmUp {
   /** A side whose JIT compiler used at most this much CPU per job in a run is warm. */

@@ -107,7 +107,7 @@ final class WorkerRun implements AutoCloseable {
    * @param idFloor count only the jobs above it ({@link #startAbove}); negative to count every job
    *     that succeeds after the start ({@link #start()})
    */
-  void startSettled(long idFloor) throws SQLException, InterruptedException {
+  private void startSettled(long idFloor) throws SQLException, InterruptedException {
     taskq.operations().pause(PauseTarget.allQueues(), "benchmark", HELD);
     paused = true;
     if (idFloor < 0) {
@@ -134,7 +134,7 @@ final class WorkerRun implements AutoCloseable {
    * #timedNanos()} returns, then resumes every queue (A4's resume, which wakes the worker at once
    * through the wake channel).
    */
-  void resumeTimed() throws SQLException {
+  private void resumeTimed() throws SQLException {
     if (!paused) {
       throw new IllegalStateException("resumeTimed() needs startSettled()");
     }
@@ -143,11 +143,8 @@ final class WorkerRun implements AutoCloseable {
     paused = false;
   }
 
-  /**
-   * A timed run's interval ({@link #timedNanos()}) and the CPU used inside it ({@link
-   * CpuTicks#perJobSince}), and of that the JIT compiler's, per job.
-   */
-  record Timed(long nanos, String cpu, double jitMicrosPerJob) {}
+  /** A timed run's interval ({@link #timedNanos()}) and the CPU used inside it, per job. */
+  record Timed(long nanos, CpuTicks.Used cpu) {}
 
   /**
    * {@link #startSettled}, then {@link #resumeTimed()} and {@link #awaitSucceeded} for {@code jobs}
@@ -158,9 +155,8 @@ final class WorkerRun implements AutoCloseable {
     CpuTicks cpu = CpuTicks.read();
     resumeTimed();
     awaitSucceeded(jobs, done -> {});
-    CpuTicks after = CpuTicks.read();
-    return new Timed(
-        timedNanos(), after.perJobSince(cpu, jobs), after.jitMicrosPerJobSince(cpu, jobs));
+    CpuTicks.Used used = CpuTicks.read().usedSince(cpu, jobs);
+    return new Timed(timedNanos(), used);
   }
 
   /**
